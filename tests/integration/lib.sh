@@ -1,0 +1,22 @@
+# Shared helpers for integration scripts: sourced, never run.
+set -euo pipefail
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/perfgate-it.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect_exit CODE CMD...: runs CMD, captures stdout/stderr in $WORK/out and $WORK/err.
+expect_exit() {
+  local want=$1; shift
+  set +e
+  "$@" >"$WORK/out" 2>"$WORK/err"
+  local got=$?
+  set -e
+  if [ "$got" -ne "$want" ]; then
+    echo "--- stdout"; cat "$WORK/out"; echo "--- stderr"; cat "$WORK/err"
+    fail "expected exit $want, got $got from: $*"
+  fi
+}
+expect_in() { grep -qE -- "$2" "$WORK/$1" || { cat "$WORK/$1"; fail "'$2' not in $1"; }; }
+expect_not_in() { ! grep -qE -- "$2" "$WORK/$1" || { cat "$WORK/$1"; fail "'$2' unexpectedly in $1"; }; }

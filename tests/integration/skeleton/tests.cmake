@@ -1,0 +1,1 @@
+perfgate_integration_test(cli_basics skeleton/cli_basics.sh)
