@@ -1,0 +1,82 @@
+#pragma once
+// The SQLite baseline store (DESIGN.md §3): the system of record for every measured number.
+// CONTRACT shared by cli/, gate and reliability tests. The store's owner may add members;
+// changing or removing these needs everyone's agreement.
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfgate/core/model.hpp"
+#include "perfgate/core/verdict.hpp"
+
+namespace perfgate::baselines {
+
+enum class OpenMode { read_write, read_only };
+
+struct IngestOutcome {
+  std::string run_uuid;
+  bool inserted = false;  // false: that uuid was already stored (a no-op)
+  std::size_t series = 0, samples = 0;
+};
+
+// One run's summary of one series, oldest first in a history.
+struct HistoryPoint {
+  std::string run_uuid, commit, branch, started_at;
+  ResultStatus status = ResultStatus::ok;
+  Summary summary;
+  std::vector<double> samples;  // empty when pruned or not requested
+};
+
+struct HistoryFilter {
+  std::optional<std::string> fingerprint_digest;
+  std::optional<std::string> branch, suite;
+  std::optional<std::string> since, until;  // ISO-8601
+  bool with_samples = false;
+  std::size_t last_n = 0;  // 0: all
+};
+
+// Why a baseline selector resolved to these runs (printed by `baseline show`, kept in verdicts).
+struct ResolvedBaseline {
+  std::vector<std::string> run_uuids;  // newest first
+  std::string explanation;
+};
+
+class Store {
+ public:
+  // Creates the file when missing (read_write only) and applies forward migrations.
+  // Throws ToolError naming the path: unwritable, not a perfgate store, written by a newer perfgate.
+  static std::unique_ptr<Store> open(const std::filesystem::path& path, OpenMode mode);
+  virtual ~Store() = default;
+
+  // One transaction per run. Re-ingesting a stored uuid returns inserted=false and changes nothing.
+  virtual IngestOutcome ingest(const Run& run) = 0;
+
+  // Run selectors: a uuid or unique prefix, "latest", "latest~N", "baseline:NAME",
+  // "branch:NAME" (latest complete run on that branch). Throws InputError naming the selector.
+  virtual std::vector<std::string> resolve(const std::string& selector,
+                                           const std::optional<std::string>& suite = {}) = 0;
+  virtual Run load_run(const std::string& uuid) = 0;  // throws InputError when unknown
+
+  // Per-series history for `history`, `detect` and noise estimates.
+  virtual std::vector<std::string> list_series(const std::string& pattern) = 0;  // series ids
+  virtual std::vector<HistoryPoint> history(const std::string& series_id,
+                                            const HistoryFilter& filter) = 0;
+
+  // Relative run-to-run noise of each series: 1.4826·MAD/median of the per-run medians of the
+  // last `last_k` complete runs with that fingerprint; absent when fewer than 5 such runs exist.
+  virtual std::map<std::string, double> run_to_run_noise(const std::vector<std::string>& series_ids,
+                                                         const std::string& fingerprint_digest,
+                                                         std::size_t last_k) = 0;
+
+  // Baseline policies and acks.
+  virtual ResolvedBaseline resolve_baseline(const std::string& name) = 0;
+  virtual std::vector<Ack> active_acks(const std::string& now_iso8601) = 0;
+
+  // Verdicts are persisted with the evidence needed to re-check them.
+  virtual void save_verdicts(const std::string& candidate_run,
+                             const std::vector<VerdictRecord>& verdicts) = 0;
+};
+
+}  // namespace perfgate::baselines
