@@ -1,0 +1,2 @@
+perfgate_unit_test(microbench_registry_example SOURCES unit/microbench/registry_example_test.cpp
+  LIBS perfgate_mb_harness)
