@@ -1,0 +1,104 @@
+#include "verdict_text.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace perfgate::report::detail {
+
+int severity_rank(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::regression: return 0;
+    case VerdictKind::failed: return 1;
+    case VerdictKind::not_comparable: return 2;
+    case VerdictKind::missing: return 3;
+    case VerdictKind::inconclusive: return 4;
+    case VerdictKind::acknowledged: return 5;
+    case VerdictKind::new_series: return 6;
+    case VerdictKind::improvement: return 7;
+    case VerdictKind::same: return 8;
+  }
+  return 9;
+}
+
+namespace {
+double change_size(const VerdictRecord& v) {
+  if (!v.ratio || !(*v.ratio > 0) || !std::isfinite(*v.ratio)) return 0;
+  return std::fabs(std::log(*v.ratio));
+}
+bool usable(const std::optional<double>& x) { return x && std::isfinite(*x); }
+}  // namespace
+
+std::vector<const VerdictRecord*> worst_first(const std::vector<VerdictRecord>& verdicts) {
+  std::vector<const VerdictRecord*> out;
+  out.reserve(verdicts.size());
+  for (const auto& v : verdicts) out.push_back(&v);
+  std::stable_sort(out.begin(), out.end(), [](const VerdictRecord* a, const VerdictRecord* b) {
+    const int ra = severity_rank(a->kind), rb = severity_rank(b->kind);
+    if (ra != rb) return ra < rb;
+    return change_size(*a) > change_size(*b);
+  });
+  return out;
+}
+
+std::map<VerdictKind, std::size_t> count_verdicts(const std::vector<VerdictRecord>& verdicts) {
+  std::map<VerdictKind, std::size_t> counts;
+  for (const auto& v : verdicts) ++counts[v.kind];
+  return counts;
+}
+
+std::string format_change(const std::optional<double>& ratio) {
+  if (!usable(ratio)) return "n/a";
+  return fmt::format("{:+.1f}%", (*ratio - 1.0) * 100.0);
+}
+
+std::string format_interval(const std::optional<double>& low, const std::optional<double>& high) {
+  if (!usable(low) || !usable(high)) return "n/a";
+  return fmt::format("[{:+.1f}%, {:+.1f}%]", (*low - 1.0) * 100.0, (*high - 1.0) * 100.0);
+}
+
+std::string format_p(const std::optional<double>& p) {
+  if (!usable(p)) return "n/a";
+  if (*p < 1e-6) return "<1e-6";
+  if (*p < 0.001) return fmt::format("{:.1e}", *p);
+  return fmt::format("{:.4f}", *p);
+}
+
+std::string format_tolerance(double tolerance) {
+  return fmt::format("±{:.1f}%", tolerance * 100.0);
+}
+
+std::string format_counts(const VerdictRecord& v) {
+  return fmt::format("{}/{}", v.n_baseline, v.n_candidate);
+}
+
+std::string evidence_sentence(const VerdictRecord& v) {
+  std::string s = usable(v.ratio) ? fmt::format("{} {}", format_change(v.ratio),
+                                                format_interval(v.ratio_low, v.ratio_high))
+                                  : std::string("no estimate");
+  s += fmt::format(", p_adj {}, tolerance {}, n {}", format_p(v.p_adjusted ? v.p_adjusted : v.p_value),
+                   format_tolerance(v.tolerance), format_counts(v));
+  if (v.repetitions_needed > 0)
+    s += fmt::format(", needs {} repetitions per side", v.repetitions_needed);
+  if (!v.reason.empty()) s += " (" + v.reason + ")";
+  return s;
+}
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace perfgate::report::detail

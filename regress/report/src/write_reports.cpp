@@ -1,0 +1,69 @@
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "perfgate/core/error.hpp"
+#include "perfgate/core/identity.hpp"
+#include "perfgate/report/report.hpp"
+#include "renderers.hpp"
+
+namespace perfgate::report {
+
+std::string render(Format format, const ReportInput& in) {
+  switch (format) {
+    case Format::terminal: {
+      std::ostringstream out;
+      write_terminal(out, in, TerminalOptions{});
+      return out.str();
+    }
+    case Format::markdown: return render_markdown(in, MarkdownOptions{});
+    case Format::junit: return detail::render_junit(in);
+    case Format::json: return detail::render_json(in);
+    case Format::html: return detail::render_html(in);
+  }
+  return {};
+}
+
+namespace {
+
+// A reader (a CI step, a browser) never sees half a report.
+void write_atomically(const std::filesystem::path& path, const std::string& text) {
+  const auto tmp = path.string() + ".tmp-" + new_uuid().substr(0, 8);
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.flush();
+    if (!f) {
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);
+      throw ToolError(path.string() + ": cannot write the report");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw ToolError(path.string() + ": cannot write the report (" + ec.message() + ")");
+  }
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> write_reports(const std::filesystem::path& dir,
+                                                 const std::vector<Format>& formats,
+                                                 const ReportInput& in) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw ToolError(dir.string() + ": cannot create the output folder (" + ec.message() + ")");
+  // Render everything first: a rendering error leaves no file behind.
+  std::vector<std::pair<std::filesystem::path, std::string>> rendered;
+  for (Format f : formats) rendered.emplace_back(dir / file_name(f), render(f, in));
+  std::vector<std::filesystem::path> written;
+  for (const auto& [path, text] : rendered) {
+    write_atomically(path, text);
+    written.push_back(path);
+  }
+  return written;
+}
+
+}  // namespace perfgate::report

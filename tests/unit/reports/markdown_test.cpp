@@ -1,0 +1,59 @@
+#include <catch2/catch.hpp>
+
+#include "golden.hpp"
+#include "perfgate/report/report.hpp"
+#include "sample_comparison.hpp"
+
+using namespace perfgate;
+using namespace perfgate::report;
+using namespace perfgate::report::testing;
+
+TEST_CASE("markdown matches the golden file") {
+  check_golden("report.md", render(Format::markdown, sample_input()));
+}
+
+TEST_CASE("markdown puts the summary first and hides SAME rows outside the details") {
+  const std::string md = render_markdown(sample_input(), {});
+  const auto summary = md.find("REGRESSION: 2 REGRESSION");
+  REQUIRE(summary != std::string::npos);
+  CHECK(summary < md.find("| Verdict |"));
+  const auto same_details = md.find("<details><summary>2 SAME series</summary>");
+  REQUIRE(same_details != std::string::npos);
+  CHECK(md.find("attention/heads:16/seq:2048@time") > same_details);
+  CHECK(md.find("| REGRESSION") == std::string::npos);  // bold, not plain
+  CHECK(md.find("| **REGRESSION** | gemm/k:4096/m:4096/n:4096@time | +12.3% |") != std::string::npos);
+}
+
+TEST_CASE("markdown escapes names that come from code under review") {
+  const std::string md = render_markdown(sample_input(), {});
+  CHECK(md.find("<script>") == std::string::npos);
+  CHECK(md.find("&lt;script&gt;") != std::string::npos);
+  CHECK(md.find("\\|x@time") != std::string::npos);  // a '|' would split the table row
+}
+
+TEST_CASE("markdown stays under its character limit and points to the full report") {
+  ReportInput in = sample_input();
+  for (int i = 0; i < 3000; ++i)
+    in.comparison.verdicts.push_back(make_verdict(
+        "family_with_a_long_name/param_a:" + std::to_string(i) + "/param_b:value@time",
+        VerdictKind::regression, 1.2));
+  const std::string md = render_markdown(in, {});
+  CHECK(md.size() <= 60'000);
+  CHECK(md.find("Truncated to stay under 60000 characters") != std::string::npos);
+  CHECK(md.find("Full report: https://ci.example/artifacts/report.html") != std::string::npos);
+  // The worst rows survive the cut: the +20% rows come before the +12.3% one.
+  CHECK(md.find("family\\_with\\_a\\_long\\_name/param\\_a:0/") != std::string::npos);
+  CHECK(md.find("gemm/k:4096/m:4096/n:4096@time") == std::string::npos);
+
+  MarkdownOptions small;
+  small.max_chars = 2'000;
+  CHECK(render_markdown(in, small).size() <= 2'000);
+}
+
+TEST_CASE("markdown says so when every series is the same") {
+  ReportInput in;
+  in.comparison.verdicts = {make_verdict("a/x:1@time", VerdictKind::same, 1.0)};
+  const std::string md = render_markdown(in, {});
+  CHECK(md.find("PASS") != std::string::npos);
+  CHECK(md.find("Every series is within its tolerance.") != std::string::npos);
+}
