@@ -1,0 +1,23 @@
+#pragma once
+// Where this process sits in the job, from the launcher's environment (OpenMPI mpirun,
+// Slurm srun, PMIx), so one GPU per rank can be chosen before any communicator exists.
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace perfgate::collectives {
+
+struct LaunchPlace {
+  std::optional<int> local_rank;  // rank within the node
+  std::optional<int> node;        // node index within the job
+  std::string launcher;           // "openmpi", "slurm", "pmix" or "" when none was recognised
+};
+
+using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
+EnvLookup process_environment();
+
+// Reads OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID / SLURM_NODEID, PMIX_LOCAL_RANK (in that
+// order of preference for the local rank); values that are not integers are ignored.
+LaunchPlace read_launch_place(const EnvLookup& env);
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,52 @@
+#pragma once
+// The nccl-tests stdout table, column for column, so that people and nccl-tests log parsers
+// (perfgate's own `ingest --format nccl-tests` included) read it as they read nccl-tests.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfgate/collectives/datatype.hpp"
+
+namespace perfgate::collectives {
+
+struct RankDescription {
+  int rank = 0;
+  int pid = 0;
+  std::string host;
+  int device = 0;        // GPU index, or the local rank on CPU
+  std::string bus_id;    // "0000:04:00", or "cpu"
+  std::string name;      // device name
+};
+
+struct TableHeader {
+  std::string program;  // "all_reduce_perf"
+  std::size_t min_bytes = 0, max_bytes = 0, step_factor = 2;
+  int warmup_iters = 0, iters = 0;
+  bool check = true;
+  int graph = 0;
+  std::vector<RankDescription> ranks;
+};
+
+struct PlacementCells {
+  double time_us = 0, algbw = 0, busbw = 0;
+  std::optional<std::size_t> wrong;  // nullopt: not checked ("N/A")
+};
+
+struct TableRow {
+  std::size_t bytes = 0, count = 0;
+  DataType dtype = DataType::f32;
+  std::string redop;  // "sum", or "none" for collectives that do not reduce
+  int root = -1;
+  PlacementCells out_of_place, in_place;
+};
+
+// nccl-tests' time cell: two decimals below 100 us, one below 10000 us, none above.
+std::string format_time_us(double us);
+std::string format_table_header(const TableHeader& header);
+std::string format_table_row(const TableRow& row);
+// "# Out of bounds values : N OK|FAILED", "# Avg bus bandwidth    : X", "# Collective test concluded: ..."
+std::string format_table_footer(std::size_t wrong_total, double avg_busbw, std::string_view program);
+
+}  // namespace perfgate::collectives

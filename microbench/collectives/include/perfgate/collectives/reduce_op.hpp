@@ -1,0 +1,17 @@
+#pragma once
+// Reduction operators of the reducing collectives.
+#include <string_view>
+#include <vector>
+
+namespace perfgate::collectives {
+
+enum class ReduceOp { sum, prod, max, min, avg };
+
+std::string_view op_name(ReduceOp op);  // nccl-tests spelling: sum, prod, max, min, avg
+ReduceOp reduce_op_from_string(std::string_view s);  // throws InputError
+const std::vector<ReduceOp>& all_reduce_ops();
+
+// Combines two partial values (avg combines like sum; the division happens once at the end).
+double combine(ReduceOp op, double a, double b);
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,13 @@
+#include "backend.hpp"
+
+namespace perfgate::collectives {
+
+void Backend::run_loop(int iters, const std::function<void()>& before_each) {
+  for (int i = 0; i < iters; ++i) {
+    before_each();
+    launch();
+  }
+  wait();
+}
+
+}  // namespace perfgate::collectives

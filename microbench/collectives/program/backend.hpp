@@ -1,0 +1,53 @@
+#pragma once
+// What a backend (MPI on CPUs, NCCL on GPUs) provides to the drivers: buffers with the
+// predictable pattern, one operation at a time, its output for the check, and a compute load
+// for the overlap benchmark. Timing, tables and documents live in the drivers.
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfgate/collectives/data_pattern.hpp"
+#include "perfgate/collectives/nccl_table.hpp"
+
+namespace perfgate::collectives {
+
+class Communicator;
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  // Why this backend cannot run `shape` (nullopt when it can).
+  virtual std::optional<std::string> unsupported(const CaseShape& shape) const = 0;
+  // This rank's device line of the table header.
+  virtual RankDescription describe() const = 0;
+  // Fingerprint keys the backend knows (gpu.*, nccl.version).
+  virtual std::map<std::string, std::string> fingerprint_keys() const { return {}; }
+
+  // Allocates buffers for `shape` and fills the inputs with the pattern.
+  virtual void prepare(const CaseShape& shape, bool in_place) = 0;
+  virtual void refill() = 0;  // restores the inputs (an in-place operation overwrites them)
+  virtual void launch() = 0;  // one operation; may return before it completes
+  virtual void wait() = 0;    // every launched operation has completed
+  virtual std::vector<double> output() = 0;  // this rank's receive buffer, decoded
+  // `iters` operations, `before_each` called on the host before each launch, then wait().
+  virtual void run_loop(int iters, const std::function<void()>& before_each);
+  // Ends communication for good so that a hung operation returns (watchdog; any thread).
+  virtual void abort() noexcept {}
+
+  // Overlap benchmark: an n×n×n GEMM repeated `repeats` times, started asynchronously.
+  virtual void prepare_compute(int n) = 0;
+  virtual void launch_compute(int repeats) = 0;
+  virtual void wait_compute() = 0;
+};
+
+std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm);
+#ifdef PERFGATE_HAVE_NCCL
+bool nccl_device_available();
+std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int cuda_graph);
+#endif
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,76 @@
+#include "communicator.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "perfgate/collectives/launch_env.hpp"
+
+namespace perfgate::collectives {
+
+Communicator::Communicator() {
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(name, &length);
+  host_.assign(name, static_cast<std::size_t>(length));
+  const LaunchPlace place = read_launch_place(process_environment());
+  if (place.local_rank) {
+    local_rank_ = *place.local_rank;
+  } else {
+    // No launcher variables: ask MPI which ranks share this node.
+    MPI_Comm node_comm = MPI_COMM_NULL;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_comm);
+    MPI_Comm_rank(node_comm, &local_rank_);
+    MPI_Comm_free(&node_comm);
+  }
+}
+
+void Communicator::barrier() const { MPI_Barrier(MPI_COMM_WORLD); }
+
+std::vector<double> Communicator::gather(double value) const {
+  std::vector<double> all(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
+  MPI_Gather(&value, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return all;
+}
+
+std::vector<std::string> Communicator::gather(const std::string& text) const {
+  std::vector<std::string> all = all_gather(text);
+  if (rank_ != 0) all.clear();
+  return all;
+}
+
+std::vector<std::string> Communicator::all_gather(const std::string& text) const {
+  int length = static_cast<int>(text.size());
+  std::vector<int> lengths(static_cast<std::size_t>(size_));
+  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::vector<int> offsets(lengths.size());
+  int total = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    offsets[r] = total;
+    total += lengths[r];
+  }
+  std::string joined(static_cast<std::size_t>(total), '\0');
+  MPI_Allgatherv(text.data(), length, MPI_CHAR, joined.data(), lengths.data(), offsets.data(), MPI_CHAR,
+                 MPI_COMM_WORLD);
+  std::vector<std::string> all;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    all.push_back(joined.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+  }
+  return all;
+}
+
+double Communicator::max(double value) const {
+  double out = 0;
+  MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
+std::size_t Communicator::sum(std::size_t value) const {
+  unsigned long long in = value, out = 0;
+  MPI_Allreduce(&in, &out, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return static_cast<std::size_t>(out);
+}
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,33 @@
+#pragma once
+// The few MPI calls the drivers need, on MPI_COMM_WORLD (MPI is initialised by main).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+namespace perfgate::collectives {
+
+class Communicator {
+ public:
+  Communicator();
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  MPI_Comm comm() const { return MPI_COMM_WORLD; }
+  const std::string& host() const { return host_; }
+  int local_rank() const { return local_rank_; }
+
+  void barrier() const;
+  // Rank 0 receives one value per rank (in rank order); other ranks get an empty vector.
+  std::vector<double> gather(double value) const;
+  std::vector<std::string> gather(const std::string& text) const;
+  std::vector<std::string> all_gather(const std::string& text) const;
+  double max(double value) const;
+  std::size_t sum(std::size_t value) const;
+
+ private:
+  int rank_ = 0, size_ = 1, local_rank_ = 0;
+  std::string host_;
+};
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,123 @@
+// perfgate-collectives: collective benchmarks under mpirun or srun (docs/collectives.md).
+// Exit codes: 0 ok, 1 data check failed, 2 usage or tool error, 5 watchdog timeout.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include "backend.hpp"
+#include "communicator.hpp"
+#include "modes.hpp"
+#include "mpi_datatypes.hpp"
+#include "options.hpp"
+#include "perfgate/core/error.hpp"
+#include "perfgate/core/exit_codes.hpp"
+#include "run_document.hpp"
+#include "watchdog.hpp"
+
+namespace pc = perfgate::collectives;
+
+namespace {
+
+constexpr int kDataCheckFailed = 1;
+constexpr int kWatchdogTimeout = 5;
+
+std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Communicator& comm) {
+#ifdef PERFGATE_HAVE_NCCL
+  if (o.backend == "nccl" || (o.backend == "auto" && pc::nccl_device_available())) {
+    return pc::make_nccl_backend(comm, o.cuda_graph);
+  }
+#else
+  if (o.backend == "nccl") throw perfgate::InputError("--backend nccl: this build has no NCCL backend");
+#endif
+  return pc::make_mpi_backend(comm);
+}
+
+// Runs on the watchdog thread: end communication, record the case, leave with a distinct code.
+[[noreturn]] void on_timeout(pc::Backend& backend, const pc::Communicator& comm, pc::RunDocument& document,
+                             const pc::Options& o) {
+  backend.abort();
+  const std::string what = document.describe_current();
+  std::fprintf(stderr, "perfgate-collectives: rank %d (%s): watchdog: %s did not complete within %g s\n",
+               comm.rank(), comm.host().c_str(), what.c_str(), o.timeout_s);
+  if (comm.rank() == 0) {
+    std::printf("# Watchdog: %s did not complete within %g s on rank 0 (%s)\n", what.c_str(), o.timeout_s,
+                comm.host().c_str());
+    std::fflush(stdout);
+    if (!o.output.empty()) {
+      try {
+        document.write_timeout(o.output, comm.rank(), comm.host(), o.timeout_s);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "perfgate-collectives: %s\n", e.what());
+      }
+    }
+  } else {
+    std::this_thread::sleep_for(std::chrono::seconds(5));  // rank 0 writes the document first
+  }
+  std::fflush(stderr);
+  std::_Exit(kWatchdogTimeout);
+}
+
+int run(int argc, char** argv, const pc::Communicator& comm) {
+  pc::Options options;
+  pc::RawOptions raw;
+  CLI::App app{"perfgate-collectives: collective benchmarks (nccl-tests numbers, perfgate documents)"};
+  pc::add_options(app, options, raw);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (comm.rank() == 0) app.exit(e);
+    return e.get_exit_code() == 0 ? 0 : perfgate::exit_code::usage_or_tool_error;
+  }
+  pc::finish_options(options, raw);
+  if (options.root < 0 || options.root >= comm.size()) {
+    throw perfgate::InputError(fmt::format("--root: {} is not a rank (0..{})", options.root, comm.size() - 1));
+  }
+
+  std::unique_ptr<pc::Backend> backend = choose_backend(options, comm);
+  const pc::RankDescription me = backend->describe();
+  pc::RunDocument document(options, backend->name(), pc::collect_places(comm, me.device), backend->name() == "nccl",
+                           comm.rank() == 0 ? backend->fingerprint_keys() : std::map<std::string, std::string>{});
+  pc::Watchdog watchdog(options.timeout_s, [&] { on_timeout(*backend, comm, document, options); });
+  pc::ModeContext ctx{options, *backend, comm, watchdog, document};
+
+  std::size_t wrong = 0;
+  switch (options.mode) {
+    case pc::Mode::sweep: wrong = pc::run_sweep(ctx); break;
+    case pc::Mode::buckets: pc::run_buckets(ctx); break;
+    case pc::Mode::overlap: pc::run_overlap(ctx); break;
+    case pc::Mode::reference: pc::run_reference(ctx); break;
+  }
+  if (comm.rank() == 0 && !options.output.empty()) document.write(options.output);
+  comm.barrier();
+  return wrong > 0 ? kDataCheckFailed : perfgate::exit_code::pass;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int code = perfgate::exit_code::pass;
+  {
+    const pc::Communicator comm;
+    try {
+      code = run(argc, argv, comm);
+    } catch (const perfgate::InputError& e) {
+      // Options are parsed identically on every rank: every rank gets here, rank 0 speaks.
+      if (comm.rank() == 0) std::fprintf(stderr, "perfgate-collectives: %s\n", e.what());
+      code = perfgate::exit_code::usage_or_tool_error;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "perfgate-collectives: rank %d: %s\n", comm.rank(), e.what());
+      MPI_Abort(MPI_COMM_WORLD, perfgate::exit_code::usage_or_tool_error);
+    }
+  }
+  pc::free_mpi_handles();
+  MPI_Finalize();
+  return code;
+}

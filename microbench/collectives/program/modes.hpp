@@ -1,0 +1,30 @@
+#pragma once
+// The four modes of perfgate-collectives. Each prints its table on rank 0 and adds its
+// results to the document; sweep returns the wrong elements found (0: every check passed).
+#include <cstddef>
+
+#include "backend.hpp"
+#include "communicator.hpp"
+#include "options.hpp"
+#include "run_document.hpp"
+#include "watchdog.hpp"
+
+namespace perfgate::collectives {
+
+struct ModeContext {
+  const Options& options;
+  Backend& backend;
+  const Communicator& comm;
+  Watchdog& watchdog;
+  RunDocument& document;
+};
+
+std::size_t run_sweep(ModeContext& ctx);
+void run_buckets(ModeContext& ctx);
+void run_overlap(ModeContext& ctx);
+void run_reference(ModeContext& ctx);
+
+// Prints on rank 0 only, flushed at once (a killed job keeps what was printed).
+void print_on_root(const Communicator& comm, const std::string& text);
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,105 @@
+#include "mpi_datatypes.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace perfgate::collectives {
+namespace {
+
+constexpr std::size_t kTypes = 5, kOps = 5;
+std::array<MPI_Datatype, kTypes> g_types = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL,
+                                            MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
+std::array<MPI_Op, kOps> g_ops{};  // one set for every narrow type: the function reads the type
+bool g_ops_created = false;
+
+DataType datatype_of(MPI_Datatype handle) {
+  for (std::size_t i = 0; i < kTypes; ++i) {
+    if (g_types[i] == handle) return static_cast<DataType>(i);
+  }
+  return DataType::f32;
+}
+
+std::uint32_t load(const std::byte* p, std::size_t size) {
+  std::uint32_t bits = 0;
+  if (size == 2) {
+    std::uint16_t b = 0;
+    std::memcpy(&b, p, 2);
+    bits = b;
+  } else {
+    bits = static_cast<std::uint32_t>(*p);
+  }
+  return bits;
+}
+
+void store(std::byte* p, std::size_t size, std::uint32_t bits) {
+  if (size == 2) {
+    const auto b = static_cast<std::uint16_t>(bits);
+    std::memcpy(p, &b, 2);
+  } else {
+    *p = static_cast<std::byte>(bits);
+  }
+}
+
+template <ReduceOp Op>
+void reduce_narrow(void* in, void* inout, int* len, MPI_Datatype* handle) {
+  const DataType t = datatype_of(*handle);
+  const std::size_t size = type_size(t);
+  auto* a = static_cast<const std::byte*>(in);
+  auto* b = static_cast<std::byte*>(inout);
+  for (int i = 0; i < *len; ++i) {
+    const std::size_t at = static_cast<std::size_t>(i) * size;
+    const double value = combine(Op, decode(t, load(a + at, size)), decode(t, load(b + at, size)));
+    store(b + at, size, encode(t, static_cast<float>(value)));
+  }
+}
+
+MPI_Op builtin(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::prod: return MPI_PROD;
+    case ReduceOp::max: return MPI_MAX;
+    case ReduceOp::min: return MPI_MIN;
+    case ReduceOp::sum:
+    case ReduceOp::avg: return MPI_SUM;
+  }
+  return MPI_SUM;
+}
+
+}  // namespace
+
+MPI_Datatype mpi_datatype(DataType t) {
+  if (t == DataType::f32) return MPI_FLOAT;
+  MPI_Datatype& handle = g_types[static_cast<std::size_t>(t)];
+  if (handle == MPI_DATATYPE_NULL) {
+    MPI_Type_contiguous(static_cast<int>(type_size(t)), MPI_BYTE, &handle);
+    MPI_Type_commit(&handle);
+  }
+  return handle;
+}
+
+MPI_Op mpi_op(DataType t, ReduceOp op) {
+  if (t == DataType::f32) return builtin(op);
+  if (!g_ops_created) {
+    using Fn = MPI_User_function*;
+    const std::array<Fn, kOps> functions = {reduce_narrow<ReduceOp::sum>, reduce_narrow<ReduceOp::prod>,
+                                            reduce_narrow<ReduceOp::max>, reduce_narrow<ReduceOp::min>,
+                                            reduce_narrow<ReduceOp::sum>};
+    for (std::size_t o = 0; o < kOps; ++o) MPI_Op_create(functions[o], 1, &g_ops[o]);
+    g_ops_created = true;
+  }
+  mpi_datatype(t);  // the user function recognises the type by its handle
+  return g_ops[static_cast<std::size_t>(op)];
+}
+
+void free_mpi_handles() {
+  for (MPI_Datatype& handle : g_types) {
+    if (handle != MPI_DATATYPE_NULL) MPI_Type_free(&handle);
+  }
+  if (g_ops_created) {
+    for (MPI_Op& op : g_ops) MPI_Op_free(&op);
+    g_ops_created = false;
+  }
+}
+
+}  // namespace perfgate::collectives

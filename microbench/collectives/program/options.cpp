@@ -1,0 +1,165 @@
+#include "options.hpp"
+
+#include <charconv>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "perfgate/collectives/size_sweep.hpp"
+#include "perfgate/core/error.hpp"
+
+namespace perfgate::collectives {
+namespace {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::string item;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (!item.empty()) items.push_back(item);
+      item.clear();
+    } else if (c != ' ') {
+      item += c;
+    }
+  }
+  return items;
+}
+
+// "all" or a comma list, each item parsed by `parse`.
+template <typename T>
+std::vector<T> parse_list(const std::string& text, const std::vector<T>& all,
+                          const std::function<T(std::string_view)>& parse, const char* option) {
+  if (text == "all") return all;
+  std::vector<T> out;
+  for (const std::string& item : split_list(text)) out.push_back(parse(item));
+  if (out.empty()) throw InputError(fmt::format("{}: empty list", option));
+  return out;
+}
+
+double parse_margin(std::string text) {
+  bool percent = !text.empty() && text.back() == '%';
+  if (percent) text.pop_back();
+  double value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0) {
+    throw InputError(fmt::format("--straggler-margin: '{}' is not a fraction (0.1) or a percentage (10%)", text));
+  }
+  return percent ? value / 100 : value;
+}
+
+Mode parse_mode(const std::string& s) {
+  for (Mode m : {Mode::sweep, Mode::overlap, Mode::buckets, Mode::reference}) {
+    if (s == mode_name(m)) return m;
+  }
+  throw InputError(fmt::format("--mode: unknown mode '{}' (sweep, overlap, buckets, reference)", s));
+}
+
+}  // namespace
+
+const char* mode_name(Mode m) {
+  switch (m) {
+    case Mode::sweep: return "sweep";
+    case Mode::overlap: return "overlap";
+    case Mode::buckets: return "buckets";
+    case Mode::reference: return "reference";
+  }
+  return "sweep";
+}
+
+void add_options(CLI::App& app, Options& o, RawOptions& raw) {
+  app.add_option("--backend", o.backend, "mpi, nccl or auto (nccl when compiled in and a GPU is visible)")
+      ->check(CLI::IsMember({"auto", "mpi", "nccl"}));
+  app.add_option("--mode", raw.mode, "sweep, overlap, buckets or reference");
+  app.add_option("--collective", raw.collectives,
+                 "comma list of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, or all");
+  app.add_option("-b,--minbytes", raw.min_bytes, "smallest size (K, M, G suffixes)");
+  app.add_option("-e,--maxbytes", raw.max_bytes, "largest size (K, M, G suffixes)");
+  app.add_option("-f,--stepfactor", o.step_factor, "size multiplier between steps");
+  app.add_option("-d,--datatype", raw.datatypes, "comma list of float, bfloat16, half, f8e4m3, f8e5m2, or all");
+  app.add_option("-o,--op", raw.ops, "comma list of sum, prod, max, min, avg, or all");
+  app.add_option("-r,--root", o.root, "root rank of broadcast and reduce");
+  app.add_option("-w,--warmup_iters", o.warmup_iters, "untimed operations before each timed loop");
+  app.add_option("-n,--iters", o.iters, "operations per timed loop");
+  app.add_option("--repetitions", o.repetitions, "timed loops per case (one sample each)");
+  app.add_option("-c,--check", raw.check, "check the output data (0 or 1)");
+  app.add_option("-a,--average", raw.average, "time shown: 0 rank 0, 1 average, 2 minimum, 3 maximum across ranks");
+  app.add_option("-G,--cudagraph", o.cuda_graph, "NCCL: replay each timed loop as a CUDA graph (0 or 1)");
+  app.add_option("--output", o.output, "result document path (written by rank 0)");
+  app.add_option("--suite", o.suite, "suite name in the result document");
+  app.add_option("--label", raw.labels, "run label KEY=VALUE (repeatable)");
+  app.add_option("--straggler-margin", raw.margin, "straggler threshold over the median rank (0.1 or 10%)");
+  app.add_option("--straggler-floor-us", o.straggler_floor_us,
+                 "a straggler must also exceed the median by this many microseconds (timer noise)");
+  app.add_option("--timeout-s", o.timeout_s, "watchdog: seconds one operation may take (0: off)");
+  app.add_option("--bucket-total", raw.bucket_total, "buckets mode: gradient volume per step");
+  app.add_option("--bucket-min", raw.bucket_min, "buckets mode: smallest bucket");
+  app.add_option("--bucket-max", raw.bucket_max, "buckets mode: largest bucket");
+  app.add_option("--gemm-n", o.gemm_n, "overlap mode: N of the N x N x N GEMM");
+  app.add_option("--delay-rank", o.delay_rank, "test option: the rank that sleeps inside each timed operation");
+  app.add_option("--delay-us", o.delay_us, "test option: how long --delay-rank sleeps (microseconds)");
+}
+
+void finish_options(Options& o, const RawOptions& raw) {
+  o.mode = parse_mode(raw.mode);
+  o.collectives = parse_list<Collective>(raw.collectives, all_collectives(), collective_from_string, "--collective");
+  o.datatypes = parse_list<DataType>(raw.datatypes, all_datatypes(), datatype_from_string, "--datatype");
+  o.ops = parse_list<ReduceOp>(raw.ops, all_reduce_ops(), reduce_op_from_string, "--op");
+  o.min_bytes = parse_size(raw.min_bytes, "--minbytes");
+  o.max_bytes = parse_size(raw.max_bytes, "--maxbytes");
+  size_sweep(o.min_bytes, o.max_bytes, o.step_factor);  // validates the range
+  o.bucket_total = parse_size(raw.bucket_total, "--bucket-total");
+  o.bucket_min = parse_size(raw.bucket_min, "--bucket-min");
+  o.bucket_max = parse_size(raw.bucket_max, "--bucket-max");
+  size_sweep(o.bucket_min, o.bucket_max, o.step_factor);
+  o.straggler_margin = parse_margin(raw.margin);
+  if (raw.check != 0 && raw.check != 1) throw InputError("--check: must be 0 or 1");
+  o.check = raw.check == 1;
+  if (raw.average < 0 || raw.average > 3) throw InputError("--average: must be 0, 1, 2 or 3");
+  o.time_shown = static_cast<TimeShown>(raw.average);
+  if (o.iters < 1) throw InputError("--iters: must be at least 1");
+  if (o.warmup_iters < 0) throw InputError("--warmup_iters: must not be negative");
+  if (o.repetitions < 1) throw InputError("--repetitions: must be at least 1");
+  if (o.straggler_floor_us < 0) throw InputError("--straggler-floor-us: must not be negative");
+  if (o.timeout_s < 0) throw InputError("--timeout-s: must not be negative");
+  if (o.gemm_n < 1) throw InputError("--gemm-n: must be at least 1");
+  if (o.delay_us < 0) throw InputError("--delay-us: must not be negative");
+  for (const std::string& label : raw.labels) {
+    const auto eq = label.find('=');
+    if (eq == std::string::npos || eq == 0) throw InputError(fmt::format("--label: '{}' is not KEY=VALUE", label));
+    o.labels[label.substr(0, eq)] = label.substr(eq + 1);
+  }
+}
+
+nlohmann::json options_json(const Options& o) {
+  auto names = [](const auto& items, auto name_of) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& item : items) list.push_back(std::string(name_of(item)));
+    return list;
+  };
+  return {{"backend", o.backend},
+          {"mode", mode_name(o.mode)},
+          {"collectives", names(o.collectives, [](Collective c) { return info(c).name; })},
+          {"datatypes", names(o.datatypes, type_name)},
+          {"ops", names(o.ops, op_name)},
+          {"min_bytes", o.min_bytes},
+          {"max_bytes", o.max_bytes},
+          {"step_factor", o.step_factor},
+          {"root", o.root},
+          {"warmup_iters", o.warmup_iters},
+          {"iters", o.iters},
+          {"repetitions", o.repetitions},
+          {"check", o.check},
+          {"average", static_cast<int>(o.time_shown)},
+          {"cuda_graph", o.cuda_graph},
+          {"straggler_margin", o.straggler_margin},
+          {"straggler_floor_us", o.straggler_floor_us},
+          {"timeout_s", o.timeout_s},
+          {"bucket_total", o.bucket_total},
+          {"bucket_min", o.bucket_min},
+          {"bucket_max", o.bucket_max},
+          {"gemm_n", o.gemm_n},
+          {"delay_rank", o.delay_rank},
+          {"delay_us", o.delay_us}};
+}
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,61 @@
+#pragma once
+// Command-line options of perfgate-collectives (documented in docs/collectives.md: keep in step).
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "perfgate/collectives/collective.hpp"
+#include "perfgate/collectives/datatype.hpp"
+#include "perfgate/collectives/reduce_op.hpp"
+
+namespace perfgate::collectives {
+
+enum class Mode { sweep, overlap, buckets, reference };
+enum class TimeShown { rank0 = 0, average = 1, minimum = 2, maximum = 3 };
+
+struct Options {
+  std::string backend = "auto";
+  Mode mode = Mode::sweep;
+  std::vector<Collective> collectives{Collective::all_reduce};
+  std::size_t min_bytes = 8, max_bytes = std::size_t{32} << 20, step_factor = 2;
+  std::vector<DataType> datatypes{DataType::f32};
+  std::vector<ReduceOp> ops{ReduceOp::sum};
+  int root = 0;
+  int warmup_iters = 5, iters = 20, repetitions = 1;
+  bool check = true;
+  TimeShown time_shown = TimeShown::average;
+  int cuda_graph = 0;
+  std::string output;
+  std::string suite = "collectives";
+  std::map<std::string, std::string> labels;
+  double straggler_margin = 0.10;
+  double straggler_floor_us = 20;
+  double timeout_s = 300;
+  std::size_t bucket_total = std::size_t{64} << 20, bucket_min = std::size_t{1} << 20,
+              bucket_max = std::size_t{64} << 20;
+  int gemm_n = 512;
+  int delay_rank = -1;
+  double delay_us = 0;
+};
+
+// Text fields filled by CLI11, turned into Options by finish_options().
+struct RawOptions {
+  std::string mode = "sweep", collectives = "all_reduce", min_bytes = "8", max_bytes = "32M";
+  std::string datatypes = "float", ops = "sum", margin = "0.10";
+  std::string bucket_total = "64M", bucket_min = "1M", bucket_max = "64M";
+  int check = 1, average = 1;
+  std::vector<std::string> labels;
+};
+
+void add_options(CLI::App& app, Options& options, RawOptions& raw);
+// Parses the text fields and checks ranges; throws InputError naming the option.
+void finish_options(Options& options, const RawOptions& raw);
+
+const char* mode_name(Mode m);
+nlohmann::json options_json(const Options& o);
+
+}  // namespace perfgate::collectives

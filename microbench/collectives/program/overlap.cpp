@@ -1,0 +1,64 @@
+// overlap mode: a GEMM and an all_reduce alone and together; how much of the shorter one hides.
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "modes.hpp"
+#include "timing.hpp"
+
+namespace perfgate::collectives {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double compute_us(Backend& backend, int repeats) {
+  const Clock::time_point start = Clock::now();
+  backend.launch_compute(repeats);
+  backend.wait_compute();
+  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+void run_overlap(ModeContext& ctx) {
+  const Options& o = ctx.options;
+  const DataType dtype = o.datatypes.front();
+  CaseShape shape{Collective::all_reduce, dtype, ReduceOp::sum, 0, ctx.comm.size(), o.max_bytes / type_size(dtype)};
+  CaseMeasurement current;
+  current.backend = ctx.backend.name();
+  current.shape = shape;
+  current.bytes = shape.count * type_size(dtype);
+  ctx.document.set_current(current);
+  ctx.backend.prepare(shape, false);
+  ctx.backend.prepare_compute(o.gemm_n);
+  warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
+  compute_us(ctx.backend, 1);  // warm caches and thread start-up
+
+  const Delay no_delay{};
+  const double comm_alone = ctx.comm.max(timed_loop(ctx.backend, ctx.comm, ctx.watchdog, o.iters, no_delay).total_us * o.iters);
+  const double one_gemm = ctx.comm.max(compute_us(ctx.backend, 1));
+  // As many GEMMs as fill the communication time, so that either could hide the other.
+  const int repeats = std::max(1, static_cast<int>(std::lround(comm_alone / std::max(one_gemm, 1e-3))));
+  ctx.comm.barrier();
+  const double compute_alone = ctx.comm.max(compute_us(ctx.backend, repeats));
+
+  ctx.comm.barrier();
+  const Clock::time_point start = Clock::now();
+  ctx.backend.launch_compute(repeats);
+  ctx.backend.run_loop(o.iters, [&] { ctx.watchdog.arm(); });
+  ctx.backend.wait_compute();
+  ctx.watchdog.disarm();
+  const double both = ctx.comm.max(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+  ctx.document.set_current(std::nullopt);
+
+  OverlapMeasurement m{ctx.backend.name(), current.bytes, o.gemm_n, compute_alone, comm_alone, both};
+  ctx.document.add(overlap_results(m, ctx.document.scale()));
+  print_on_root(ctx.comm,
+                fmt::format("# Overlap: {} x GEMM n={} | {} x all_reduce {} B {}\n"
+                            "# compute alone {:.1f} us, comm alone {:.1f} us, both {:.1f} us, efficiency {:.3f}\n",
+                            repeats, o.gemm_n, o.iters, current.bytes, type_name(dtype), compute_alone, comm_alone,
+                            both, overlap_efficiency(compute_alone, comm_alone, both)));
+}
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,181 @@
+// sweep mode: collectives × datatypes × ops × sizes, out-of-place and in-place, as nccl-tests.
+#include <cstdio>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "modes.hpp"
+#include "perfgate/collectives/size_sweep.hpp"
+#include "timing.hpp"
+
+namespace perfgate::collectives {
+namespace {
+
+double mean(const std::vector<double>& v) {
+  return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+double shown_time(TimeShown shown, const std::vector<RankTiming>& ranks) {
+  std::vector<double> totals;
+  for (const RankTiming& r : ranks) totals.push_back(r.total_us);
+  switch (shown) {
+    case TimeShown::rank0: return totals.front();
+    case TimeShown::minimum: return *std::min_element(totals.begin(), totals.end());
+    case TimeShown::maximum: return *std::max_element(totals.begin(), totals.end());
+    case TimeShown::average: break;
+  }
+  return mean(totals);
+}
+
+// Measures one placement of one case; complete on rank 0 (others: wrong count only).
+CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t bytes, bool in_place) {
+  const Options& o = ctx.options;
+  CaseMeasurement m;
+  m.backend = ctx.backend.name();
+  m.shape = shape;
+  m.bytes = bytes;
+  m.in_place = in_place;
+  ctx.document.set_current(m);
+  ctx.backend.prepare(shape, in_place);
+  if (o.check) m.wrong = check_once(ctx.backend, ctx.comm, ctx.watchdog, shape);
+  warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
+  const auto n = static_cast<std::size_t>(shape.ranks);
+  std::vector<double> own_sum(n, 0), avg, lo, hi;
+  for (int rep = 0; rep < o.repetitions; ++rep) {
+    const RankTiming mine = timed_loop(ctx.backend, ctx.comm, ctx.watchdog, o.iters, {o.delay_rank, o.delay_us});
+    const std::vector<RankTiming> all = gather_timings(ctx.comm, mine);
+    if (ctx.comm.rank() != 0) continue;
+    m.sample_us.push_back(shown_time(o.time_shown, all));
+    const std::vector<double> own = own_times(all);
+    for (std::size_t r = 0; r < n; ++r) own_sum[r] += own[r];
+    avg.push_back(shown_time(TimeShown::average, all));
+    lo.push_back(shown_time(TimeShown::minimum, all));
+    hi.push_back(shown_time(TimeShown::maximum, all));
+  }
+  ctx.document.set_current(std::nullopt);
+  if (ctx.comm.rank() == 0) {
+    for (double& s : own_sum) s /= o.repetitions;
+    m.per_rank_us = own_sum;
+    m.avg_us = mean(avg);
+    m.min_us = mean(lo);
+    m.max_us = mean(hi);
+  }
+  return m;
+}
+
+PlacementCells cells(const CaseMeasurement& m) {
+  const double time = mean(m.sample_us);
+  const double alg = algbw_gbps(m.bytes, time);
+  return {time, alg, alg * busbw_factor(m.shape.collective, m.shape.ranks), m.wrong};
+}
+
+std::vector<std::string> straggler_lines(ModeContext& ctx, CaseMeasurement& m) {
+  std::vector<std::string> lines;
+  for (const Straggler& s : find_stragglers(m.per_rank_us, ctx.options.straggler_margin, ctx.options.straggler_floor_us)) {
+    const std::string& host = ctx.document.places().at(static_cast<std::size_t>(s.rank)).host;
+    m.stragglers.push_back(s.rank);
+    lines.push_back(fmt::format("# Straggler: rank {} ({}) {} {} {} {} B {}: {:.2f} us vs median {:.2f} us (+{:.1f}%)\n",
+                                s.rank, host, info(m.shape.collective).name, type_name(m.shape.dtype),
+                                info(m.shape.collective).reduces ? op_name(m.shape.op) : "none", m.bytes,
+                                m.in_place ? "in-place" : "out-of-place", s.time_us, s.median_us, s.excess * 100));
+    ctx.document.add_straggler({{"rank", s.rank},
+                                {"host", host},
+                                {"collective", info(m.shape.collective).name},
+                                {"dtype", type_name(m.shape.dtype)},
+                                {"bytes", m.bytes},
+                                {"in_place", m.in_place},
+                                {"time_us", s.time_us},
+                                {"median_us", s.median_us},
+                                {"excess", s.excess}});
+  }
+  return lines;
+}
+
+TableHeader header_for(ModeContext& ctx, Collective c) {
+  TableHeader h;
+  h.program = std::string(info(c).perf_name);
+  h.min_bytes = ctx.options.min_bytes;
+  h.max_bytes = ctx.options.max_bytes;
+  h.step_factor = ctx.options.step_factor;
+  h.warmup_iters = ctx.options.warmup_iters;
+  h.iters = ctx.options.iters;
+  h.check = ctx.options.check;
+  h.graph = ctx.options.cuda_graph;
+  const RankDescription mine = ctx.backend.describe();
+  const std::vector<std::string> lines =
+      ctx.comm.gather(fmt::format("{}\t{}\t{}\t{}\t{}", mine.pid, mine.device, mine.bus_id, mine.host, mine.name));
+  for (std::size_t r = 0; r < lines.size(); ++r) {
+    RankDescription d;
+    d.rank = static_cast<int>(r);
+    std::vector<std::string> f;
+    std::size_t from = 0;
+    for (int k = 0; k < 4; ++k) {
+      const std::size_t tab = lines[r].find('\t', from);
+      f.push_back(lines[r].substr(from, tab - from));
+      from = tab + 1;
+    }
+    d.pid = std::stoi(f[0]);
+    d.device = std::stoi(f[1]);
+    d.bus_id = f[2];
+    d.host = f[3];
+    d.name = lines[r].substr(from);
+    h.ranks.push_back(d);
+  }
+  return h;
+}
+
+}  // namespace
+
+void print_on_root(const Communicator& comm, const std::string& text) {
+  if (comm.rank() != 0) return;
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+std::size_t run_sweep(ModeContext& ctx) {
+  const Options& o = ctx.options;
+  const int n = ctx.comm.size();
+  std::size_t wrong_everywhere = 0;
+  for (Collective c : o.collectives) {
+    print_on_root(ctx.comm, format_table_header(header_for(ctx, c)));
+    std::size_t wrong_total = 0;
+    double busbw_sum = 0;
+    int busbw_count = 0;
+    std::vector<std::string> notes;
+    const std::vector<ReduceOp> ops = info(c).reduces ? o.ops : std::vector<ReduceOp>{ReduceOp::sum};
+    for (DataType dtype : o.datatypes) {
+      for (ReduceOp op : ops) {
+        for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.step_factor)) {
+          CaseShape shape{c, dtype, op, info(c).has_root ? o.root : 0, n, usable_count(c, size / type_size(dtype), n)};
+          if (shape.count == 0) continue;
+          if (auto why = ctx.backend.unsupported(shape)) {
+            notes.push_back(fmt::format("# Skipped: {} {} {} B: {}\n", info(c).name, type_name(dtype), size, *why));
+            continue;
+          }
+          const std::size_t bytes = shape.count * type_size(dtype);
+          TableRow row{bytes, shape.count, dtype, info(c).reduces ? std::string(op_name(op)) : "none",
+                       info(c).has_root ? o.root : -1, {}, {}};
+          for (bool in_place : {false, true}) {
+            CaseMeasurement m = measure(ctx, shape, bytes, in_place);
+            wrong_total += m.wrong.value_or(0);
+            if (ctx.comm.rank() != 0) continue;
+            (in_place ? row.in_place : row.out_of_place) = cells(m);
+            for (std::string& line : straggler_lines(ctx, m)) notes.push_back(std::move(line));
+            busbw_sum += cells(m).busbw;
+            ++busbw_count;
+            ctx.document.add(case_results(m, ctx.document.scale()));
+          }
+          print_on_root(ctx.comm, format_table_row(row));
+        }
+      }
+    }
+    std::string tail;
+    for (const std::string& note : notes) tail += note;
+    tail += format_table_footer(wrong_total, busbw_count ? busbw_sum / busbw_count : 0, info(c).perf_name);
+    print_on_root(ctx.comm, tail);
+    wrong_everywhere += wrong_total;
+  }
+  return wrong_everywhere;
+}
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,55 @@
+#include "timing.hpp"
+
+#include <chrono>
+#include <thread>
+
+namespace perfgate::collectives {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double micros(Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
+
+}  // namespace
+
+std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog, const CaseShape& shape) {
+  backend.refill();
+  backend.run_loop(1, [&] { watchdog.arm(); });
+  watchdog.disarm();
+  const std::vector<double> out = backend.output();
+  return comm.sum(count_wrong(shape, comm.rank(), out));
+}
+
+void warm_up(Backend& backend, Watchdog& watchdog, int iters) {
+  if (iters > 0) backend.run_loop(iters, [&] { watchdog.arm(); });
+  watchdog.disarm();
+}
+
+RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog, int iters, const Delay& delay) {
+  const bool delayed = delay.rank == comm.rank() && delay.us > 0;
+  const auto sleep = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::micro>(delay.us));
+  Clock::duration pre{0};
+  comm.barrier();
+  const Clock::time_point start = Clock::now();
+  backend.run_loop(iters, [&] {
+    watchdog.arm();
+    if (delayed) {
+      const Clock::time_point before = Clock::now();
+      std::this_thread::sleep_for(sleep);
+      pre += Clock::now() - before;
+    }
+  });
+  const Clock::time_point end = Clock::now();
+  watchdog.disarm();
+  return {micros(end - start) / iters, micros(pre) / iters};
+}
+
+std::vector<RankTiming> gather_timings(const Communicator& comm, const RankTiming& mine) {
+  const std::vector<double> totals = comm.gather(mine.total_us);
+  const std::vector<double> pres = comm.gather(mine.pre_us);
+  std::vector<RankTiming> all;
+  for (std::size_t r = 0; r < totals.size(); ++r) all.push_back({totals[r], pres[r]});
+  return all;
+}
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,29 @@
+#pragma once
+// The measuring steps shared by every mode: data check, warm-up, one timed loop per
+// repetition (nccl-tests style: barrier, N back-to-back operations, wait), per-rank timings.
+#include <cstddef>
+#include <vector>
+
+#include "backend.hpp"
+#include "communicator.hpp"
+#include "perfgate/collectives/stragglers.hpp"
+#include "watchdog.hpp"
+
+namespace perfgate::collectives {
+
+// Where the --delay-rank test option puts its sleep.
+struct Delay {
+  int rank = -1;
+  double us = 0;
+};
+
+// Runs one operation on fresh inputs and returns the wrong elements summed over all ranks.
+std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog, const CaseShape& shape);
+void warm_up(Backend& backend, Watchdog& watchdog, int iters);
+// One timed loop of `iters` operations; this rank's time per operation and pre-collective time.
+RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog, int iters,
+                      const Delay& delay);
+// Rank 0 receives every rank's timing (others: empty).
+std::vector<RankTiming> gather_timings(const Communicator& comm, const RankTiming& mine);
+
+}  // namespace perfgate::collectives

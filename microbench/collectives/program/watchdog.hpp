@@ -1,0 +1,39 @@
+#pragma once
+// A thread that ends the job when an operation does not complete in time, instead of letting a
+// nightly job hang. arm() before each operation, disarm() when the batch has completed.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace perfgate::collectives {
+
+class Watchdog {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // `on_timeout` runs on the watchdog thread, once; it is expected not to return (it exits).
+  Watchdog(double timeout_s, std::function<void()> on_timeout);
+  ~Watchdog();
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+  void arm();     // the deadline is now + timeout
+  void disarm();
+  double timeout_s() const { return timeout_s_; }
+
+ private:
+  void watch();
+
+  double timeout_s_;
+  std::function<void()> on_timeout_;
+  std::atomic<Clock::rep> deadline_{0};  // 0: disarmed
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
+};
+
+}  // namespace perfgate::collectives

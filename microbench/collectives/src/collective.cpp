@@ -1,0 +1,88 @@
+#include "perfgate/collectives/collective.hpp"
+
+#include <array>
+
+#include <fmt/format.h>
+
+#include "perfgate/core/error.hpp"
+
+namespace perfgate::collectives {
+namespace {
+
+constexpr std::array<CollectiveInfo, 7> kTable{{
+    {"all_reduce", "all_reduce_perf", true, false, false},
+    {"all_gather", "all_gather_perf", false, false, true},
+    {"reduce_scatter", "reduce_scatter_perf", true, false, true},
+    {"broadcast", "broadcast_perf", false, true, false},
+    {"reduce", "reduce_perf", true, true, false},
+    {"alltoall", "alltoall_perf", false, false, true},
+    {"sendrecv", "sendrecv_perf", false, false, false},
+}};
+
+}  // namespace
+
+const CollectiveInfo& info(Collective c) { return kTable.at(static_cast<std::size_t>(c)); }
+
+const std::vector<Collective>& all_collectives() {
+  static const std::vector<Collective> all{Collective::all_reduce, Collective::all_gather,
+                                           Collective::reduce_scatter, Collective::broadcast,
+                                           Collective::reduce, Collective::alltoall,
+                                           Collective::sendrecv};
+  return all;
+}
+
+Collective collective_from_string(std::string_view s) {
+  for (Collective c : all_collectives()) {
+    std::string plain;
+    for (char ch : info(c).name) {
+      if (ch != '_') plain += ch;
+    }
+    if (s == info(c).name || s == plain || s == info(c).perf_name) return c;
+  }
+  throw InputError(fmt::format(
+      "--collective: unknown collective '{}' (all_reduce, all_gather, reduce_scatter, broadcast, "
+      "reduce, alltoall, sendrecv)",
+      s));
+}
+
+double busbw_factor(Collective c, int ranks) {
+  const double n = ranks;
+  switch (c) {
+    case Collective::all_reduce:
+      return 2.0 * (n - 1) / n;
+    case Collective::all_gather:
+    case Collective::reduce_scatter:
+    case Collective::alltoall:
+      return (n - 1) / n;
+    case Collective::broadcast:
+    case Collective::reduce:
+    case Collective::sendrecv:
+      return 1.0;
+  }
+  return 1.0;
+}
+
+double algbw_gbps(std::size_t bytes, double time_us) {
+  if (time_us <= 0) return 0;
+  return static_cast<double>(bytes) / (time_us * 1e-6) / 1e9;
+}
+
+BufferCounts buffer_counts(Collective c, std::size_t count, int ranks) {
+  const auto n = static_cast<std::size_t>(ranks);
+  switch (c) {
+    case Collective::all_gather:
+      return {count / n, count};
+    case Collective::reduce_scatter:
+      return {count, count / n};
+    default:
+      return {count, count};
+  }
+}
+
+std::size_t usable_count(Collective c, std::size_t count, int ranks) {
+  if (!info(c).splits_by_ranks) return count;
+  const auto n = static_cast<std::size_t>(ranks);
+  return count / n * n;
+}
+
+}  // namespace perfgate::collectives

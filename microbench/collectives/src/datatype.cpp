@@ -1,0 +1,173 @@
+#include "perfgate/collectives/datatype.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "perfgate/core/error.hpp"
+
+namespace perfgate::collectives {
+namespace {
+
+// A binary floating-point format narrower than float.
+struct Minifloat {
+  int exponent_bits, mantissa_bits;
+  bool ieee_specials;  // all-ones exponent is inf/NaN (bf16, fp16, e5m2); e4m3 ("fn") has no inf
+  int bias() const { return (1 << (exponent_bits - 1)) - 1; }
+  int sign_shift() const { return exponent_bits + mantissa_bits; }
+};
+
+Minifloat format_of(DataType t) {
+  switch (t) {
+    case DataType::bf16: return {8, 7, true};
+    case DataType::f16: return {5, 10, true};
+    case DataType::f8e4m3: return {4, 3, false};
+    case DataType::f8e5m2: return {5, 2, true};
+    case DataType::f32: break;
+  }
+  return {8, 23, true};
+}
+
+std::uint32_t max_finite_code(const Minifloat& f) {
+  const std::uint32_t all_exp = (1u << f.exponent_bits) - 1;
+  const std::uint32_t all_man = (1u << f.mantissa_bits) - 1;
+  // e4m3fn: exponent all ones is finite except mantissa all ones (NaN).
+  if (!f.ieee_specials) return (all_exp << f.mantissa_bits) | (all_man - 1);
+  return ((all_exp - 1) << f.mantissa_bits) | all_man;
+}
+
+std::uint32_t encode_minifloat(const Minifloat& f, float value) {
+  const std::uint32_t sign = std::signbit(value) ? 1u << f.sign_shift() : 0u;
+  const std::uint32_t all_exp = (1u << f.exponent_bits) - 1;
+  if (std::isnan(value)) return (all_exp << f.mantissa_bits) | ((1u << f.mantissa_bits) - 1);
+  const double a = std::fabs(static_cast<double>(value));
+  if (a == 0) return sign;
+  int e2 = 0;
+  std::frexp(a, &e2);
+  int e = e2 - 1;  // a = 1.m × 2^e
+  const int emin = 1 - f.bias();
+  std::uint32_t code = 0;
+  if (e < emin) {
+    // Subnormal: quanta of 2^(emin − M); rounding up to 2^M lands exactly on the smallest normal.
+    code = static_cast<std::uint32_t>(std::nearbyint(std::ldexp(a, f.mantissa_bits - emin)));
+  } else {
+    auto q = static_cast<std::uint32_t>(std::nearbyint(std::ldexp(a, f.mantissa_bits - e)));
+    if (q == (2u << f.mantissa_bits)) {
+      q = 1u << f.mantissa_bits;
+      ++e;
+    }
+    code = (static_cast<std::uint32_t>(e + f.bias()) << f.mantissa_bits) | (q - (1u << f.mantissa_bits));
+  }
+  const std::uint32_t max_code = max_finite_code(f);
+  if (code > max_code) code = f.ieee_specials ? all_exp << f.mantissa_bits : max_code;
+  return sign | code;
+}
+
+float decode_minifloat(const Minifloat& f, std::uint32_t bits) {
+  const bool negative = (bits >> f.sign_shift()) & 1u;
+  const std::uint32_t exp_field = (bits >> f.mantissa_bits) & ((1u << f.exponent_bits) - 1);
+  const std::uint32_t man = bits & ((1u << f.mantissa_bits) - 1);
+  const std::uint32_t all_exp = (1u << f.exponent_bits) - 1;
+  double v = 0;
+  if (f.ieee_specials && exp_field == all_exp) {
+    v = man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  } else if (!f.ieee_specials && exp_field == all_exp && man == (1u << f.mantissa_bits) - 1) {
+    v = std::numeric_limits<double>::quiet_NaN();
+  } else if (exp_field == 0) {
+    v = std::ldexp(static_cast<double>(man), 1 - f.bias() - f.mantissa_bits);
+  } else {
+    v = std::ldexp(static_cast<double>(man | (1u << f.mantissa_bits)),
+                   static_cast<int>(exp_field) - f.bias() - f.mantissa_bits);
+  }
+  return static_cast<float>(negative ? -v : v);
+}
+
+}  // namespace
+
+std::string_view type_name(DataType t) {
+  switch (t) {
+    case DataType::f32: return "float";
+    case DataType::bf16: return "bfloat16";
+    case DataType::f16: return "half";
+    case DataType::f8e4m3: return "f8e4m3";
+    case DataType::f8e5m2: return "f8e5m2";
+  }
+  return "float";
+}
+
+std::size_t type_size(DataType t) {
+  switch (t) {
+    case DataType::f32: return 4;
+    case DataType::bf16:
+    case DataType::f16: return 2;
+    case DataType::f8e4m3:
+    case DataType::f8e5m2: return 1;
+  }
+  return 4;
+}
+
+double type_epsilon(DataType t) {
+  if (t == DataType::f32) return std::ldexp(1.0, -23);
+  return std::ldexp(1.0, -format_of(t).mantissa_bits);
+}
+
+const std::vector<DataType>& all_datatypes() {
+  static const std::vector<DataType> all{DataType::f32, DataType::bf16, DataType::f16, DataType::f8e4m3,
+                                         DataType::f8e5m2};
+  return all;
+}
+
+DataType datatype_from_string(std::string_view s) {
+  if (s == "float" || s == "fp32" || s == "f32") return DataType::f32;
+  if (s == "bfloat16" || s == "bf16") return DataType::bf16;
+  if (s == "half" || s == "fp16" || s == "f16") return DataType::f16;
+  if (s == "f8e4m3" || s == "fp8" || s == "fp8e4m3") return DataType::f8e4m3;
+  if (s == "f8e5m2" || s == "fp8e5m2") return DataType::f8e5m2;
+  throw InputError(fmt::format("--datatype: unknown datatype '{}' (float, bfloat16, half, f8e4m3, f8e5m2)", s));
+}
+
+std::uint32_t encode(DataType t, float value) {
+  if (t == DataType::f32) return std::bit_cast<std::uint32_t>(value);
+  return encode_minifloat(format_of(t), value);
+}
+
+float decode(DataType t, std::uint32_t bits) {
+  if (t == DataType::f32) return std::bit_cast<float>(bits);
+  return decode_minifloat(format_of(t), bits);
+}
+
+void encode_array(DataType t, std::span<const double> values, std::span<std::byte> out) {
+  const std::size_t size = type_size(t);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::uint32_t bits = encode(t, static_cast<float>(values[i]));
+    const auto narrow16 = static_cast<std::uint16_t>(bits);
+    const auto narrow8 = static_cast<std::uint8_t>(bits);
+    const void* src = size == 4 ? static_cast<const void*>(&bits)
+                                : size == 2 ? static_cast<const void*>(&narrow16) : &narrow8;
+    std::memcpy(out.data() + i * size, src, size);
+  }
+}
+
+std::vector<double> decode_array(DataType t, std::span<const std::byte> in) {
+  const std::size_t size = type_size(t);
+  std::vector<double> values(in.size() / size);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::uint32_t bits = 0;
+    if (size == 4) {
+      std::memcpy(&bits, in.data() + i * 4, 4);
+    } else if (size == 2) {
+      std::uint16_t b16 = 0;
+      std::memcpy(&b16, in.data() + i * 2, 2);
+      bits = b16;
+    } else {
+      bits = static_cast<std::uint32_t>(in[i]);
+    }
+    values[i] = decode(t, bits);
+  }
+  return values;
+}
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,44 @@
+#include "perfgate/collectives/launch_env.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <utility>
+
+namespace perfgate::collectives {
+namespace {
+
+std::optional<int> integer(const EnvLookup& env, const std::string& name) {
+  const std::optional<std::string> text = env(name);
+  if (!text || text->empty()) return std::nullopt;
+  int value = 0;
+  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (ec != std::errc() || end != text->data() + text->size() || value < 0) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+EnvLookup process_environment() {
+  return [](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    if (!value) return std::nullopt;
+    return std::string(value);
+  };
+}
+
+LaunchPlace read_launch_place(const EnvLookup& env) {
+  LaunchPlace place;
+  const std::pair<const char*, const char*> launchers[] = {
+      {"OMPI_COMM_WORLD_LOCAL_RANK", "openmpi"}, {"SLURM_LOCALID", "slurm"}, {"PMIX_LOCAL_RANK", "pmix"}};
+  for (const auto& [variable, launcher] : launchers) {
+    if (auto v = integer(env, variable)) {
+      place.local_rank = v;
+      place.launcher = launcher;
+      break;
+    }
+  }
+  place.node = integer(env, "SLURM_NODEID");
+  return place;
+}
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,133 @@
+#include "perfgate/collectives/result_document.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace perfgate::collectives {
+namespace {
+
+Result make_result(SeriesKey key, std::string unit, Direction direction, std::vector<double> samples,
+                   const Scale& scale) {
+  Result r;
+  r.key = std::move(key);
+  r.unit = std::move(unit);
+  r.direction = direction;
+  r.samples = std::move(samples);
+  r.summary = summarize(r.samples);
+  r.scale = scale;
+  return r;
+}
+
+std::vector<double> bandwidths(const std::vector<double>& times_us, std::size_t bytes, double factor) {
+  std::vector<double> bw;
+  for (double t : times_us) bw.push_back(algbw_gbps(bytes, t) * factor);
+  return bw;
+}
+
+}  // namespace
+
+SeriesKey case_key(const CaseMeasurement& m, const std::string& metric) {
+  const CollectiveInfo& ci = info(m.shape.collective);
+  SeriesKey key;
+  key.family = fmt::format("collectives.{}", ci.name);
+  key.params = {{"backend", m.backend},
+                {"dtype", std::string(type_name(m.shape.dtype))},
+                {"redop", ci.reduces ? std::string(op_name(m.shape.op)) : "none"},
+                {"root", std::to_string(ci.has_root ? m.shape.root : -1)},
+                {"bytes", std::to_string(m.bytes)},
+                {"inplace", m.in_place ? "1" : "0"}};
+  key.metric = metric;
+  return key;
+}
+
+std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
+  const double factor = busbw_factor(m.shape.collective, m.shape.ranks);
+  Result time = make_result(case_key(m, "time"), "us", Direction::lower_is_better, m.sample_us, scale);
+  time.extra["per_rank_us"] = m.per_rank_us;
+  time.extra["avg_us"] = m.avg_us;
+  time.extra["min_us"] = m.min_us;
+  time.extra["max_us"] = m.max_us;
+  time.extra["count"] = m.shape.count;
+  time.extra["busbw_factor"] = factor;
+  time.extra["wrong"] = m.wrong ? nlohmann::json(*m.wrong) : nlohmann::json();
+  time.extra["stragglers"] = m.stragglers;
+  if (m.wrong && *m.wrong > 0) {
+    time.status = ResultStatus::error;
+    time.message = fmt::format("data check: {} wrong elements", *m.wrong);
+  }
+  Result alg = make_result(case_key(m, "algbw"), "GB/s", Direction::higher_is_better,
+                           bandwidths(m.sample_us, m.bytes, 1.0), scale);
+  Result bus = make_result(case_key(m, "busbw"), "GB/s", Direction::higher_is_better,
+                           bandwidths(m.sample_us, m.bytes, factor), scale);
+  alg.status = bus.status = time.status;
+  alg.message = bus.message = time.message;
+  return {std::move(time), std::move(alg), std::move(bus)};
+}
+
+Result timeout_result(const CaseMeasurement& m, const Scale& scale, int rank, const std::string& host,
+                      double timeout_s) {
+  Result r = make_result(case_key(m, "time"), "us", Direction::lower_is_better, {}, scale);
+  r.status = ResultStatus::timeout;
+  r.message = fmt::format("{} of {} B ({}) did not complete within {} s on rank {} ({})",
+                          info(m.shape.collective).name, m.bytes, m.in_place ? "in-place" : "out-of-place",
+                          timeout_s, rank, host);
+  r.extra["rank"] = rank;
+  r.extra["host"] = host;
+  r.extra["bytes"] = m.bytes;
+  return r;
+}
+
+std::vector<Result> bucket_results(const BucketMeasurement& m, const Scale& scale) {
+  SeriesKey key;
+  key.family = "collectives.bucket_all_reduce";
+  key.params = {{"backend", m.backend},
+                {"dtype", std::string(type_name(m.dtype))},
+                {"total_bytes", std::to_string(m.total_bytes)},
+                {"bucket_bytes", std::to_string(m.bucket_bytes)}};
+  key.metric = "time";
+  Result time = make_result(key, "us", Direction::lower_is_better, m.sample_us, scale);
+  key.metric = "busbw";
+  Result bus = make_result(key, "GB/s", Direction::higher_is_better,
+                           bandwidths(m.sample_us, m.total_bytes, busbw_factor(Collective::all_reduce, m.ranks)),
+                           scale);
+  time.extra["best"] = m.best;
+  bus.extra["best"] = m.best;
+  return {std::move(time), std::move(bus)};
+}
+
+double overlap_efficiency(double compute_us, double comm_us, double both_us) {
+  const double shorter = std::min(compute_us, comm_us);
+  return shorter > 0 ? (compute_us + comm_us - both_us) / shorter : 0;
+}
+
+std::vector<Result> overlap_results(const OverlapMeasurement& m, const Scale& scale) {
+  SeriesKey key;
+  key.family = "collectives.overlap";
+  key.params = {{"backend", m.backend}, {"bytes", std::to_string(m.bytes)}, {"gemm_n", std::to_string(m.gemm_n)}};
+  std::vector<Result> out;
+  const std::pair<const char*, double> times[] = {
+      {"compute_time", m.compute_us}, {"comm_time", m.comm_us}, {"both_time", m.both_us}};
+  for (const auto& [metric, value] : times) {
+    key.metric = metric;
+    out.push_back(make_result(key, "us", Direction::lower_is_better, {value}, scale));
+  }
+  key.metric = "overlap_efficiency";
+  out.push_back(make_result(key, "ratio", Direction::higher_is_better,
+                            {overlap_efficiency(m.compute_us, m.comm_us, m.both_us)}, scale));
+  return out;
+}
+
+std::vector<Result> reference_results(const ReferenceMeasurement& m, const Scale& scale) {
+  SeriesKey key;
+  key.family = "collectives.reference_all_reduce";
+  key.params = {{"bytes", std::to_string(m.bytes)}, {"dtype", "float"}};
+  key.metric = "time";
+  Result time = make_result(key, "us", Direction::lower_is_better, m.sample_us, scale);
+  key.metric = "busbw";
+  Result bus = make_result(key, "GB/s", Direction::higher_is_better,
+                           bandwidths(m.sample_us, m.bytes, busbw_factor(Collective::all_reduce, m.ranks)), scale);
+  return {std::move(time), std::move(bus)};
+}
+
+}  // namespace perfgate::collectives
