@@ -14,6 +14,7 @@ namespace perfgate::regress {
 struct ToleranceOverride {
   std::string pattern;  // series pattern (core/series_pattern.hpp)
   double floor = 0.0;   // relative, e.g. 0.05
+  std::optional<double> noise_k;  // unset: CompareConfig::noise_k
 };
 
 struct CompareConfig {
@@ -24,7 +25,11 @@ struct CompareConfig {
   std::vector<ToleranceOverride> overrides;
   std::vector<std::string> ignored_fingerprint_keys;
   std::string now;  // ISO-8601; acks expire relative to it
+  // Confidence of each series' interval is 1 − alpha (docs/statistics.md says why).
 };
+
+// Metric whose series are scaling efficiencies (judged with scaling_floor).
+inline constexpr const char* kEfficiencyMetric = "efficiency";
 
 struct GeomeanRatio {
   double ratio = 1.0, low = 1.0, high = 1.0;  // candidate/baseline, "worse" > 1 for times

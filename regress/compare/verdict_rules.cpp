@@ -1,0 +1,61 @@
+#include "verdict_rules.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace perfgate::regress::detail {
+
+double worse_ratio(double ratio, Direction direction) {
+  return direction == Direction::lower_is_better ? ratio : 1 / ratio;
+}
+
+namespace {
+
+// How many repetitions per side would shrink the interval enough to clear the nearest edge.
+std::size_t repetitions_to_decide(const PairStatistics& s, double tolerance) {
+  const double half_width = (std::log(*s.high) - std::log(*s.low)) / 2;
+  const double estimate = std::log(s.ratio);
+  const double distance = std::min(std::fabs(estimate - std::log1p(tolerance)),
+                                   std::fabs(estimate - std::log1p(-std::min(tolerance, 0.99))));
+  const double n = static_cast<double>(std::max(s.n_baseline, s.n_candidate));
+  if (distance <= 0 || half_width <= 0) return 0;
+  const double needed = std::ceil(n * (half_width / distance) * (half_width / distance));
+  return static_cast<std::size_t>(std::min(needed, 10000.0));
+}
+
+Decision point_decision(const PairStatistics& s, double tolerance, Direction direction) {
+  const double worse = worse_ratio(s.ratio, direction);
+  if (direction == Direction::higher_is_better ? s.ratio < 1 - tolerance : worse > 1 + tolerance)
+    return {VerdictKind::regression, "scaling_efficiency_drop", 0};
+  if (direction == Direction::higher_is_better ? s.ratio > 1 + tolerance : worse < 1 - tolerance)
+    return {VerdictKind::improvement, "scaling_efficiency_gain", 0};
+  return {VerdictKind::same, "efficiency_within_tolerance", 0};
+}
+
+}  // namespace
+
+Decision decide(const PairStatistics& s, std::optional<double> p_adjusted, double tolerance,
+                Direction direction, double alpha, bool point_only) {
+  if (point_only && (!s.untested_reason.empty() || !p_adjusted))
+    return point_decision(s, tolerance, direction);
+  if (!s.untested_reason.empty() || !s.low || !s.high || !p_adjusted)
+    return {VerdictKind::inconclusive, s.untested_reason.empty() ? "untested" : s.untested_reason,
+            s.repetitions_needed};
+  const bool lower_better = direction == Direction::lower_is_better;
+  const double up = 1 + tolerance, down = 1 - tolerance;
+  const bool above = *s.low > up, below = *s.high < down;
+  const bool worse_beyond = lower_better ? above : below;
+  const bool better_beyond = lower_better ? below : above;
+  const bool significant = *p_adjusted < alpha;
+  if (worse_beyond && significant)
+    return {VerdictKind::regression,
+            point_only ? "scaling_efficiency_drop" : "interval_beyond_tolerance", 0};
+  if (better_beyond && significant)
+    return {VerdictKind::improvement, "interval_beyond_tolerance", 0};
+  if (*s.low >= down && *s.high <= up) return {VerdictKind::same, "interval_within_tolerance", 0};
+  if (worse_beyond || better_beyond)
+    return {VerdictKind::inconclusive, "not_significant_after_fdr", 0};
+  return {VerdictKind::inconclusive, "interval_straddles_tolerance", repetitions_to_decide(s, tolerance)};
+}
+
+}  // namespace perfgate::regress::detail
