@@ -105,6 +105,10 @@ const Family* Registry::find(const std::string& name) const {
   return nullptr;
 }
 
+void Registry::backend_probe(const std::string& backend, std::function<bool()> usable) {
+  probes_[backend] = std::move(usable);
+}
+
 std::vector<const Family*> Registry::families() const {
   std::vector<const Family*> out;
   for (const auto& f : families_) out.push_back(f.get());

@@ -1,2 +1,5 @@
 perfgate_unit_test(microbench_registry_example SOURCES unit/microbench/registry_example_test.cpp
   LIBS perfgate_mb_harness)
+perfgate_unit_test(microbench_families SOURCES unit/microbench/families_test.cpp LIBS perfgate_microbench)
+perfgate_unit_test(microbench_sampling SOURCES unit/microbench/sampling_test.cpp LIBS perfgate_mb_harness)
+perfgate_unit_test(microbench_suite SOURCES unit/microbench/suite_test.cpp LIBS perfgate_microbench)

@@ -64,11 +64,14 @@
 // run the body n times back to back and return the elapsed seconds it measured. The harness
 // then never reads its own clock for that case: each returned batch time / n is one sample.
 //
-// Registration happens in static initialisers: link a backend library with WHOLE_ARCHIVE
-// (microbench/runner does this for every perfgate_mb_<backend> target) so they are not dropped.
+// Registration happens in static initialisers, which a linker drops from a static library
+// nobody references: a backend adds its library to perfgate_microbench whole, as
+// microbench/cpu/CMakeLists.txt does:
+//   target_link_libraries(perfgate_microbench INTERFACE "$<LINK_LIBRARY:WHOLE_ARCHIVE,perfgate_mb_cuda>")
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <random>
@@ -215,8 +218,15 @@ class Registry {
   const Family* find(const std::string& name) const;
   std::vector<const Family*> families() const;  // sorted by name
 
+  // A backend other than cpu (e.g. cuda) registers a probe that says whether this machine can
+  // run it; `--backend auto` runs the backends whose probe returns true. Probes run in the
+  // parent `perfgate run` process, so they must not create a device context they keep.
+  void backend_probe(const std::string& backend, std::function<bool()> usable);
+  const std::map<std::string, std::function<bool()>>& backend_probes() const { return probes_; }
+
  private:
   std::vector<std::unique_ptr<Family>> families_;
+  std::map<std::string, std::function<bool()>> probes_;
 };
 
 namespace detail {

@@ -4,17 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/core/suite.hpp"
+
 namespace perfgate::microbench {
 
-struct SamplingPolicy {
-  double warmup_s = 0.02;          // untimed runs first (caches, page faults, autotuning)
-  double min_sample_s = 2e-4;      // one sample batches enough runs to last this long
-  std::size_t min_samples = 7;     // never stop before this many samples ...
-  double min_time_s = 0.05;        // ... nor before this much sampled time
-  std::size_t max_samples = 300;
-  double max_time_s = 2.0;         // time cap per case (sampling only)
-  double target_rel_ci = 0.01;     // stop once the median's 95 % interval is this narrow
-};
+// The policy itself is part of a suite (core/suite.hpp).
+using SamplingPolicy = perfgate::SamplingPolicy;
 
 // Relative width (high − low) / median of the distribution-free 95 % interval of the median
 // (order statistics of the binomial(n, ½)); infinity below 6 samples. Reorders `samples`.

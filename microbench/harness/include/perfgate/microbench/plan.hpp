@@ -1,0 +1,29 @@
+#pragma once
+// Resolves a suite into its list of cases: the cartesian product of each family's axes
+// (suite overrides, else the family's defaults), times every selected implementation,
+// minus the family's filters and the user's --filter.
+#include <functional>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "perfgate/core/suite.hpp"
+#include "perfgate/microbench/execute.hpp"
+#include "perfgate/microbench/registry.hpp"
+
+namespace perfgate::microbench {
+
+struct PlanOptions {
+  std::vector<std::string> backends;  // the backends to run (already resolved from auto)
+  std::optional<std::regex> filter;   // matched (search) against the case name
+};
+
+// Throws InputError naming the suite and the unknown family, axis or implementation.
+std::vector<CaseRequest> plan_suite(const SuiteConfig& suite, const PlanOptions& options,
+                                    const Registry& registry = Registry::instance());
+
+// "cpu", plus every backend whose registered probe reports a usable device.
+std::vector<std::string> available_backends(const Registry& registry = Registry::instance());
+
+}  // namespace perfgate::microbench
