@@ -1,0 +1,306 @@
+// The NCCL backend: one GPU per rank (device = local rank), NCCL bootstrapped through MPI.
+// Buffers are filled and checked through host staging, so no device code is needed.
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+#include <nccl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <span>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "backend.hpp"
+#include "communicator.hpp"
+#include "perfgate/core/error.hpp"
+
+namespace perfgate::collectives {
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw ToolError(fmt::format("{}: {}", what, cudaGetErrorString(e)));
+}
+void check(ncclResult_t r, const char* what) {
+  if (r != ncclSuccess) throw ToolError(fmt::format("{}: {}", what, ncclGetErrorString(r)));
+}
+void check(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) throw ToolError(fmt::format("{}: cuBLAS status {}", what, static_cast<int>(s)));
+}
+#define PG_CHECK(call) check((call), #call)
+
+constexpr bool kNcclHasFp8 = NCCL_VERSION_CODE >= NCCL_VERSION(2, 24, 0);
+
+ncclDataType_t nccl_type(DataType t) {
+  switch (t) {
+    case DataType::f32: return ncclFloat32;
+    case DataType::bf16: return ncclBfloat16;
+    case DataType::f16: return ncclFloat16;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 24, 0)
+    case DataType::f8e4m3: return ncclFloat8e4m3;
+    case DataType::f8e5m2: return ncclFloat8e5m2;
+#else
+    case DataType::f8e4m3:
+    case DataType::f8e5m2: break;
+#endif
+  }
+  return ncclFloat32;
+}
+
+ncclRedOp_t nccl_op(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::sum: return ncclSum;
+    case ReduceOp::prod: return ncclProd;
+    case ReduceOp::max: return ncclMax;
+    case ReduceOp::min: return ncclMin;
+    case ReduceOp::avg: return ncclAvg;
+  }
+  return ncclSum;
+}
+
+// A device allocation that only grows.
+struct DeviceBuffer {
+  std::byte* data = nullptr;
+  std::size_t capacity = 0;
+  void reserve(std::size_t bytes) {
+    if (bytes <= capacity) return;
+    if (data) cudaFree(data);
+    void* p = nullptr;
+    PG_CHECK(cudaMalloc(&p, bytes));
+    data = static_cast<std::byte*>(p);
+    capacity = bytes;
+  }
+  ~DeviceBuffer() {
+    if (data) cudaFree(data);
+  }
+};
+
+class NcclBackend final : public Backend {
+ public:
+  NcclBackend(const Communicator& comm, int cuda_graph) : comm_(comm), use_graph_(cuda_graph != 0) {
+    int devices = 0;
+    PG_CHECK(cudaGetDeviceCount(&devices));
+    if (devices == 0) throw ToolError("--backend nccl: no CUDA device visible");
+    device_ = comm.local_rank() % devices;
+    PG_CHECK(cudaSetDevice(device_));
+    PG_CHECK(cudaGetDeviceProperties(&props_, device_));
+    ncclUniqueId id{};
+    if (comm.rank() == 0) PG_CHECK(ncclGetUniqueId(&id));
+    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm.comm());
+    PG_CHECK(ncclCommInitRank(&nccl_, comm.size(), id, comm.rank()));
+    PG_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    PG_CHECK(cudaStreamCreateWithFlags(&compute_stream_, cudaStreamNonBlocking));
+  }
+
+  ~NcclBackend() override {
+    drop_graph();
+    if (cublas_) cublasDestroy(cublas_);
+    if (!aborted_) ncclCommDestroy(nccl_);
+    cudaStreamDestroy(stream_);
+    cudaStreamDestroy(compute_stream_);
+  }
+
+  std::string name() const override { return "nccl"; }
+
+  std::optional<std::string> unsupported(const CaseShape& shape) const override {
+    const bool fp8 = shape.dtype == DataType::f8e4m3 || shape.dtype == DataType::f8e5m2;
+    if (fp8 && !kNcclHasFp8) return "fp8 needs NCCL 2.24 or newer";
+    if (fp8 && props_.major < 9) return fmt::format("fp8 needs sm_90 or newer (this GPU is sm_{}{})", props_.major, props_.minor);
+    return std::nullopt;
+  }
+
+  RankDescription describe() const override {
+    return {comm_.rank(), static_cast<int>(::getpid()), comm_.host(), device_,
+            fmt::format("{:04x}:{:02x}:{:02x}", props_.pciDomainID, props_.pciBusID, props_.pciDeviceID), props_.name};
+  }
+
+  std::map<std::string, std::string> fingerprint_keys() const override {
+    int version = 0;
+    ncclGetVersion(&version);
+    return {{"nccl.version", std::to_string(version)}};
+  }
+
+  void prepare(const CaseShape& shape, bool in_place) override {
+    drop_graph();
+    shape_ = shape;
+    in_place_ = in_place;
+    const BufferCounts counts = buffer_counts(shape.collective, shape.count, shape.ranks);
+    send_count_ = counts.send;
+    recv_count_ = counts.recv;
+    const std::size_t size = type_size(shape.dtype);
+    recv_.reserve(std::max(counts.send, counts.recv) * size);
+    if (!in_place) send_.reserve(counts.send * size);
+    PG_CHECK(cudaMemset(recv_.data, 0, std::max(counts.send, counts.recv) * size));
+    refill();
+  }
+
+  void refill() override {
+    const std::size_t size = type_size(shape_.dtype);
+    std::vector<double> input(send_count_);
+    for (std::size_t i = 0; i < input.size(); ++i) input[i] = input_value(shape_, comm_.rank(), i);
+    std::vector<std::byte> host(send_count_ * size);
+    encode_array(shape_.dtype, input, host);
+    PG_CHECK(cudaMemcpy(send_pointer(), host.data(), host.size(), cudaMemcpyHostToDevice));
+  }
+
+  void launch() override {
+    const ncclDataType_t type = nccl_type(shape_.dtype);
+    const ncclRedOp_t op = nccl_op(shape_.op);
+    const std::size_t size = type_size(shape_.dtype);
+    const std::size_t block = shape_.count / static_cast<std::size_t>(shape_.ranks);
+    std::byte* in = send_pointer();
+    std::byte* out = recv_pointer();
+    switch (shape_.collective) {
+      case Collective::all_reduce: PG_CHECK(ncclAllReduce(in, out, send_count_, type, op, nccl_, stream_)); break;
+      case Collective::all_gather: PG_CHECK(ncclAllGather(in, out, send_count_, type, nccl_, stream_)); break;
+      case Collective::reduce_scatter:
+        PG_CHECK(ncclReduceScatter(in, out, recv_count_, type, op, nccl_, stream_));
+        break;
+      case Collective::broadcast:
+        PG_CHECK(ncclBroadcast(in, out, send_count_, type, shape_.root, nccl_, stream_));
+        break;
+      case Collective::reduce:
+        PG_CHECK(ncclReduce(in, out, send_count_, type, op, shape_.root, nccl_, stream_));
+        break;
+      case Collective::alltoall:
+        PG_CHECK(ncclGroupStart());
+        for (int peer = 0; peer < shape_.ranks; ++peer) {
+          const std::size_t at = static_cast<std::size_t>(peer) * block * size;
+          PG_CHECK(ncclSend(in + at, block, type, peer, nccl_, stream_));
+          PG_CHECK(ncclRecv(out + at, block, type, peer, nccl_, stream_));
+        }
+        PG_CHECK(ncclGroupEnd());
+        break;
+      case Collective::sendrecv: {
+        const int next = (comm_.rank() + 1) % shape_.ranks, prev = (comm_.rank() - 1 + shape_.ranks) % shape_.ranks;
+        PG_CHECK(ncclGroupStart());
+        PG_CHECK(ncclSend(in, send_count_, type, next, nccl_, stream_));
+        PG_CHECK(ncclRecv(out, recv_count_, type, prev, nccl_, stream_));
+        PG_CHECK(ncclGroupEnd());
+        break;
+      }
+    }
+  }
+
+  void run_loop(int iters, const std::function<void()>& before_each) override {
+    if (!use_graph_) {
+      Backend::run_loop(iters, before_each);
+      return;
+    }
+    if (!graph_exec_) capture_graph();  // the first (untimed) loop after prepare captures
+    for (int i = 0; i < iters; ++i) {
+      before_each();
+      PG_CHECK(cudaGraphLaunch(graph_exec_, stream_));
+    }
+    wait();
+  }
+
+  void wait() override {
+    // Poll instead of blocking so that an abort from the watchdog thread lets this return.
+    for (;;) {
+      const cudaError_t state = cudaStreamQuery(stream_);
+      if (state == cudaSuccess) return;
+      if (state != cudaErrorNotReady) check(state, "cudaStreamQuery");
+      if (aborted_) throw ToolError("NCCL communicator aborted by the watchdog");
+      ncclResult_t async = ncclSuccess;
+      ncclCommGetAsyncError(nccl_, &async);
+      if (async != ncclSuccess && async != ncclInProgress) check(async, "ncclCommGetAsyncError");
+      std::this_thread::yield();
+    }
+  }
+
+  std::vector<double> output() override {
+    const std::size_t size = type_size(shape_.dtype);
+    std::vector<std::byte> host(recv_count_ * size);
+    PG_CHECK(cudaMemcpy(host.data(), recv_pointer(), host.size(), cudaMemcpyDeviceToHost));
+    return decode_array(shape_.dtype, host);
+  }
+
+  void abort() noexcept override {
+    aborted_ = true;
+    ncclCommAbort(nccl_);
+  }
+
+  void prepare_compute(int n) override {
+    n_ = n;
+    if (!cublas_) {
+      PG_CHECK(cublasCreate(&cublas_));
+      PG_CHECK(cublasSetStream(cublas_, compute_stream_));
+    }
+    const std::size_t bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * sizeof(float);
+    for (DeviceBuffer* m : {&a_, &b_, &c_}) {
+      m->reserve(bytes);
+      PG_CHECK(cudaMemset(m->data, 0, bytes));
+    }
+  }
+
+  void launch_compute(int repeats) override {
+    const float one = 1.0f, zero = 0.0f;
+    for (int r = 0; r < repeats; ++r) {
+      PG_CHECK(cublasSgemm(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, n_, n_, &one, reinterpret_cast<float*>(a_.data),
+                           n_, reinterpret_cast<float*>(b_.data), n_, &zero, reinterpret_cast<float*>(c_.data), n_));
+    }
+  }
+
+  void wait_compute() override { PG_CHECK(cudaStreamSynchronize(compute_stream_)); }
+
+ private:
+  // NCCL's in-place layouts: all_gather's input is the rank's block of the output;
+  // reduce_scatter's output is the rank's block of the input.
+  std::byte* send_pointer() {
+    if (!in_place_) return send_.data;
+    const std::size_t size = type_size(shape_.dtype);
+    if (shape_.collective == Collective::all_gather) return recv_.data + comm_.rank() * send_count_ * size;
+    return recv_.data;
+  }
+  std::byte* recv_pointer() {
+    const std::size_t size = type_size(shape_.dtype);
+    if (in_place_ && shape_.collective == Collective::reduce_scatter) {
+      return recv_.data + comm_.rank() * recv_count_ * size;
+    }
+    return recv_.data;
+  }
+
+  void capture_graph() {
+    cudaGraph_t graph = nullptr;
+    PG_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    launch();
+    PG_CHECK(cudaStreamEndCapture(stream_, &graph));
+    PG_CHECK(cudaGraphInstantiate(&graph_exec_, graph, 0));
+    cudaGraphDestroy(graph);
+  }
+
+  void drop_graph() {
+    if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
+    graph_exec_ = nullptr;
+  }
+
+  const Communicator& comm_;
+  bool use_graph_;
+  int device_ = 0;
+  cudaDeviceProp props_{};
+  ncclComm_t nccl_ = nullptr;
+  cudaStream_t stream_ = nullptr, compute_stream_ = nullptr;
+  cudaGraphExec_t graph_exec_ = nullptr;
+  std::atomic<bool> aborted_{false};
+  CaseShape shape_;
+  bool in_place_ = false;
+  std::size_t send_count_ = 0, recv_count_ = 0;
+  DeviceBuffer send_, recv_;
+  cublasHandle_t cublas_ = nullptr;
+  int n_ = 0;
+  DeviceBuffer a_, b_, c_;
+};
+
+}  // namespace
+
+bool nccl_device_available() {
+  int devices = 0;
+  return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+}
+
+std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int cuda_graph) {
+  return std::make_unique<NcclBackend>(comm, cuda_graph);
+}
+
+}  // namespace perfgate::collectives

@@ -1,0 +1,86 @@
+"""Checks one perfgate-collectives table (stdout) against nccl-tests' rules and its document.
+
+usage: check_run.py TABLE DOCUMENT RANKS
+- every row: busbw == algbw x factor as printed (within the 2-decimal rounding), #wrong == 0;
+- document: busbw samples == algbw samples x factor (exactly), per_rank_us has RANKS entries,
+  scale.ranks == RANKS, every collective present out-of-place and in-place.
+"""
+import json
+import sys
+
+FACTOR = {
+    "all_reduce": lambda n: 2 * (n - 1) / n,
+    "all_gather": lambda n: (n - 1) / n,
+    "reduce_scatter": lambda n: (n - 1) / n,
+    "alltoall": lambda n: (n - 1) / n,
+    "broadcast": lambda n: 1.0,
+    "reduce": lambda n: 1.0,
+    "sendrecv": lambda n: 1.0,
+}
+
+
+def fail(msg):
+    print("check_run:", msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def check_table(path, ranks):
+    op, rows = None, 0
+    for line in open(path):
+        if line.startswith("# Collective test starting:"):
+            op = line.split()[-1].removesuffix("_perf")
+            continue
+        if line.startswith("#") or not line.strip():
+            continue
+        t = line.split()
+        if len(t) != 13:
+            fail(f"row with {len(t)} columns: {line!r}")
+        f = FACTOR[op](ranks)
+        for base in (5, 9):
+            algbw, busbw, wrong = float(t[base + 1]), float(t[base + 2]), t[base + 3]
+            if abs(busbw - algbw * f) > 0.005 + 0.005 * f + 1e-9:
+                fail(f"{op}: busbw {busbw} != algbw {algbw} x {f}: {line!r}")
+            if wrong != "0":
+                fail(f"{op}: #wrong {wrong}: {line!r}")
+        rows += 1
+    if rows == 0:
+        fail("no rows")
+    return rows
+
+
+def check_document(path, ranks):
+    doc = json.load(open(path))
+    results = doc["perfgate"]["results"]
+    by_key = {}
+    for r in results:
+        key = (r["family"], json.dumps(r["params"], sort_keys=True))
+        by_key.setdefault(key, {})[r["metric"]] = r
+    seen = set()
+    for (family, params), metrics in by_key.items():
+        op = family.removeprefix("collectives.")
+        p = json.loads(params)
+        seen.add((op, p["inplace"]))
+        f = FACTOR[op](ranks)
+        time, alg, bus = metrics["time"], metrics["algbw"], metrics["busbw"]
+        if time["status"] != "ok":
+            fail(f"{family} {params}: status {time['status']}")
+        for t, a, b in zip(time["samples"], alg["samples"], bus["samples"]):
+            if abs(a - int(p["bytes"]) / (t * 1e-6) / 1e9) > 1e-9 * a or abs(b - a * f) > 1e-12 * max(1, b):
+                fail(f"{family} {params}: samples disagree: time {t} algbw {a} busbw {b}")
+        if len(time["extra"]["per_rank_us"]) != ranks:
+            fail(f"{family}: per_rank_us has {len(time['extra']['per_rank_us'])} entries")
+        if time["scale"]["ranks"] != ranks:
+            fail(f"{family}: scale {time['scale']}")
+    if len(seen) != 14:
+        fail(f"collectives x placements in the document: {sorted(seen)}")
+    if len(doc["perfgate"]["run"]["metadata"]["collectives"]["ranks"]) != ranks:
+        fail("metadata.collectives.ranks has the wrong length")
+
+
+def main():
+    table, document, ranks = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    check_table(table, ranks)
+    check_document(document, ranks)
+
+
+main()

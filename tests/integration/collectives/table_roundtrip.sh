@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The stdout table round-trips through perfgate's nccl-tests ingester: every busbw in the store
+# equals the busbw of the same case in perfgate-collectives' own document (to the printed 2 decimals).
+HERE="$(cd "$(dirname "$0")" && pwd)"
+source "$HERE/../lib.sh"
+source "$HERE/mpi_env.sh"
+
+expect_exit 0 run_collectives 2 --backend mpi --collective all -d float,half -b 64K -e 256K -f 4 -n 3 -w 1 \
+  --output "$WORK/doc.json"
+cp "$WORK/out" "$WORK/table.txt"
+if ingest_or_skip --format nccl-tests "$WORK/table.txt"; then
+  python3 - "$WORK/store.db" "$WORK/doc.json" <<'PY' || fail "busbw differs between the table and the document"
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+stored = {}
+for family, params, median in db.execute(
+        "SELECT s.family, s.params, r.median FROM results r JOIN series s ON s.id = r.series_id "
+        "WHERE s.metric = 'busbw'"):
+    p = json.loads(params)
+    op = family.split("/")[-1]
+    stored[(op, p["size"], p["type"], p["redop"], p["inplace"])] = median
+doc = json.load(open(sys.argv[2]))
+expected = {}
+for r in doc["perfgate"]["results"]:
+    if r["metric"] == "busbw":
+        p = r["params"]
+        expected[(r["family"].removeprefix("collectives."), p["bytes"], p["dtype"], p["redop"], p["inplace"])] = \
+            r["summary"]["median"]
+assert len(expected) == 7 * 2 * 2 * 2, len(expected)
+assert set(stored) == set(expected), sorted(set(stored) ^ set(expected))[:5]
+for key, busbw in expected.items():
+    assert abs(stored[key] - round(busbw, 2)) < 0.0051, (key, stored[key], busbw)
+print(f"{len(expected)} busbw values round-tripped")
+PY
+fi
+finish

@@ -1,0 +1,10 @@
+# perfgate-collectives under real mpirun processes (MPI backend, CPU only). Exit 77 = skipped:
+# the scripts skip the `perfgate ingest` steps, and say so, while ingest is not built.
+if(TARGET perfgate-collectives)
+  perfgate_integration_test(collectives_mpi_operations collectives/mpi_operations.sh LABELS mpi TIMEOUT 400)
+  perfgate_integration_test(collectives_stragglers_watchdog collectives/stragglers_watchdog.sh LABELS mpi TIMEOUT 200)
+  perfgate_integration_test(collectives_table_roundtrip collectives/table_roundtrip.sh LABELS mpi TIMEOUT 200)
+  perfgate_integration_test(collectives_modes collectives/modes.sh LABELS mpi TIMEOUT 300)
+  set_tests_properties(collectives_mpi_operations collectives_stragglers_watchdog collectives_table_roundtrip
+    collectives_modes PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK mpi_cores)
+endif()

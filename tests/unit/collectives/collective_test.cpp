@@ -1,0 +1,41 @@
+#include <catch2/catch.hpp>
+
+#include "perfgate/collectives/collective.hpp"
+#include "perfgate/core/error.hpp"
+
+using namespace perfgate::collectives;
+
+TEST_CASE("busbw factors follow nccl-tests") {
+  CHECK(busbw_factor(Collective::all_reduce, 4) == Approx(1.5));
+  CHECK(busbw_factor(Collective::all_reduce, 1) == 0);
+  CHECK(busbw_factor(Collective::all_gather, 4) == Approx(0.75));
+  CHECK(busbw_factor(Collective::reduce_scatter, 8) == Approx(0.875));
+  CHECK(busbw_factor(Collective::alltoall, 2) == Approx(0.5));
+  CHECK(busbw_factor(Collective::broadcast, 8) == 1);
+  CHECK(busbw_factor(Collective::reduce, 8) == 1);
+  CHECK(busbw_factor(Collective::sendrecv, 8) == 1);
+}
+
+TEST_CASE("algbw is bytes over time in GB/s") {
+  CHECK(algbw_gbps(1'000'000, 1000.0) == Approx(1.0));
+  CHECK(algbw_gbps(8589934592, 47535) == Approx(180.71).epsilon(1e-4));  // an nccl-tests row
+  CHECK(algbw_gbps(8, 0) == 0);
+}
+
+TEST_CASE("buffer counts split the total buffer where nccl-tests does") {
+  CHECK(buffer_counts(Collective::all_gather, 64, 4).send == 16);
+  CHECK(buffer_counts(Collective::all_gather, 64, 4).recv == 64);
+  CHECK(buffer_counts(Collective::reduce_scatter, 64, 4).send == 64);
+  CHECK(buffer_counts(Collective::reduce_scatter, 64, 4).recv == 16);
+  CHECK(buffer_counts(Collective::all_reduce, 64, 4).recv == 64);
+  CHECK(usable_count(Collective::alltoall, 10, 4) == 8);
+  CHECK(usable_count(Collective::all_reduce, 10, 4) == 10);
+}
+
+TEST_CASE("collective names parse, including nccl-tests program names") {
+  CHECK(collective_from_string("all_reduce") == Collective::all_reduce);
+  CHECK(collective_from_string("allreduce") == Collective::all_reduce);
+  CHECK(collective_from_string("alltoall_perf") == Collective::alltoall);
+  CHECK_THROWS_AS(collective_from_string("allreduce2"), perfgate::InputError);
+  CHECK(all_collectives().size() == 7);
+}

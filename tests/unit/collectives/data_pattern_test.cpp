@@ -1,0 +1,83 @@
+#include <catch2/catch.hpp>
+
+#include "perfgate/collectives/data_pattern.hpp"
+
+using namespace perfgate::collectives;
+
+namespace {
+
+// What a correct implementation of `shape` leaves in rank `rank`'s receive buffer, computed
+// by moving the inputs the way the collective's definition says (independently of expected_value).
+std::vector<double> simulate(const CaseShape& s, int rank) {
+  const std::size_t n = static_cast<std::size_t>(s.ranks), block = s.count / n;
+  const auto reduce_at = [&](std::size_t i) {
+    double acc = input_value(s, 0, i);
+    for (int r = 1; r < s.ranks; ++r) acc = combine(s.op, acc, input_value(s, r, i));
+    return s.op == ReduceOp::avg ? acc / s.ranks : acc;
+  };
+  std::vector<double> out;
+  switch (s.collective) {
+    case Collective::all_reduce:
+    case Collective::reduce:
+      for (std::size_t i = 0; i < s.count; ++i) out.push_back(reduce_at(i));
+      break;
+    case Collective::reduce_scatter:
+      for (std::size_t i = 0; i < block; ++i) out.push_back(reduce_at(static_cast<std::size_t>(rank) * block + i));
+      break;
+    case Collective::all_gather:
+      for (int r = 0; r < s.ranks; ++r)
+        for (std::size_t i = 0; i < block; ++i) out.push_back(input_value(s, r, i));
+      break;
+    case Collective::broadcast:
+      for (std::size_t i = 0; i < s.count; ++i) out.push_back(input_value(s, s.root, i));
+      break;
+    case Collective::alltoall:
+      for (int r = 0; r < s.ranks; ++r)
+        for (std::size_t i = 0; i < block; ++i) out.push_back(input_value(s, r, static_cast<std::size_t>(rank) * block + i));
+      break;
+    case Collective::sendrecv:
+      for (std::size_t i = 0; i < s.count; ++i) out.push_back(input_value(s, (rank + s.ranks - 1) % s.ranks, i));
+      break;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a correct result has no wrong elements; a corrupted one is counted") {
+  for (Collective c : all_collectives()) {
+    for (ReduceOp op : all_reduce_ops()) {
+      CaseShape s{c, DataType::f32, op, 1, 4, 32};
+      for (int rank = 0; rank < 4; ++rank) {
+        std::vector<double> out = simulate(s, rank);
+        INFO(info(c).name << " " << op_name(op) << " rank " << rank);
+        CHECK(count_wrong(s, rank, out) == 0);
+        if (!has_output(s, rank)) continue;
+        out[3] += 1;
+        CHECK(count_wrong(s, rank, out) == 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("inputs differ across ranks so that a wrong source is caught") {
+  CaseShape s{Collective::sendrecv, DataType::f32, ReduceOp::sum, 0, 4, 16};
+  std::vector<double> from_self = simulate(s, 2);
+  for (std::size_t i = 0; i < from_self.size(); ++i) from_self[i] = input_value(s, 2, i);
+  CHECK(count_wrong(s, 2, from_self) == from_self.size());
+}
+
+TEST_CASE("narrow types tolerate their own rounding only") {
+  CaseShape s{Collective::all_reduce, DataType::bf16, ReduceOp::avg, 0, 3, 8};
+  std::vector<double> out = simulate(s, 0);
+  for (double& v : out) v = decode(DataType::bf16, encode(DataType::bf16, static_cast<float>(v)));
+  CHECK(count_wrong(s, 0, out) == 0);
+  out[0] *= 1.1;
+  CHECK(count_wrong(s, 0, out) == 1);
+}
+
+TEST_CASE("NaN outputs are wrong") {
+  CaseShape s{Collective::all_reduce, DataType::f32, ReduceOp::sum, 0, 2, 2};
+  std::vector<double> out{std::nan(""), expected_value(s, 0, 1)};
+  CHECK(count_wrong(s, 0, out) == 1);
+}

@@ -1,0 +1,72 @@
+#include <catch2/catch.hpp>
+
+#include "perfgate/collectives/nccl_table.hpp"
+
+using namespace perfgate::collectives;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t from = 0;
+  for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+    lines.push_back(text.substr(from, nl - from));
+  }
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("the header is nccl-tests' header, character for character") {
+  TableHeader h;
+  h.program = "all_reduce_perf";
+  h.min_bytes = 8;
+  h.max_bytes = 8589934592ULL;
+  h.warmup_iters = 5;
+  h.iters = 20;
+  h.ranks = {{0, 6899, "ztan-mig-235z", 0, "0000:04:00", "NVIDIA H100 80GB HBM3"}};
+  const std::vector<std::string> lines = lines_of(format_table_header(h));
+  REQUIRE(lines.size() == 10);
+  CHECK(lines[0] == "# Collective test starting: all_reduce_perf");
+  CHECK(lines[1] ==
+        "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+        "validation: 1 graph: 0");
+  CHECK(lines[3] == "# Using devices");
+  CHECK(lines[4] == "#  Rank  0 Group  0 Pid   6899 on ztan-mig-235z device  0 [0000:04:00] NVIDIA H100 80GB HBM3");
+  CHECK(lines[7] ==
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw "
+        "#wrong");
+  CHECK(lines[8] ==
+        "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  "
+        "(GB/s)       ");
+}
+
+TEST_CASE("rows are laid out as nccl-tests prints them") {
+  // Real nccl-tests rows (all_reduce_perf, 16 H100s).
+  TableRow small{8, 2, DataType::f32, "sum", -1, {135.8, 0.00, 0.00, 0}, {123.5, 0.00, 0.00, 0}};
+  CHECK(format_table_row(small) ==
+        "           8             2     float     sum      -1    135.8    0.00    0.00      0    123.5    0.00    "
+        "0.00      0\n");
+  TableRow big{8589934592ULL, 2147483648ULL, DataType::f32, "sum", -1, {47535, 180.71, 338.82, 0},
+               {47743, 179.92, 337.35, 0}};
+  CHECK(format_table_row(big) ==
+        "  8589934592    2147483648     float     sum      -1    47535  180.71  338.82      0    47743  179.92  "
+        "337.35      0\n");
+  TableRow unchecked{1024, 256, DataType::bf16, "none", 0, {3.5, 0.29, 0.29, std::nullopt}, {3.5, 0.29, 0.29, 7}};
+  CHECK(format_table_row(unchecked) ==
+        "        1024           256  bfloat16    none       0     3.50    0.29    0.29    N/A     3.50    0.29    "
+        "0.29      7\n");
+}
+
+TEST_CASE("the footer carries the out-of-bounds count and the average bus bandwidth") {
+  const std::string ok = format_table_footer(0, 70.742, "all_reduce_perf");
+  CHECK(ok.find("# Out of bounds values : 0 OK\n") != std::string::npos);
+  CHECK(ok.find("# Avg bus bandwidth    : 70.742 \n") != std::string::npos);
+  CHECK(format_table_footer(3, 1, "x").find(": 3 FAILED") != std::string::npos);
+}
+
+TEST_CASE("time cells switch precision like nccl-tests") {
+  CHECK(format_time_us(1.234) == "   1.23");
+  CHECK(format_time_us(135.83) == "  135.8");
+  CHECK(format_time_us(12646.2) == "  12646");
+}

@@ -1,0 +1,83 @@
+#include <catch2/catch.hpp>
+
+#include "perfgate/collectives/result_document.hpp"
+#include "perfgate/core/document.hpp"
+
+using namespace perfgate;
+using namespace perfgate::collectives;
+
+namespace {
+
+CaseMeasurement all_reduce_case() {
+  CaseMeasurement m;
+  m.backend = "mpi";
+  m.shape = {Collective::all_reduce, DataType::bf16, ReduceOp::sum, 0, 4, 512};
+  m.bytes = 1024;
+  m.in_place = true;
+  m.sample_us = {10.0, 12.5};
+  m.per_rank_us = {10, 11, 12, 30};
+  m.avg_us = 11.25;
+  m.min_us = 10;
+  m.max_us = 12.5;
+  m.wrong = 0;
+  m.stragglers = {3};
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("a case gives time, algbw and busbw series with busbw = algbw x factor") {
+  const Scale scale{1, 0, 4};
+  const std::vector<Result> results = case_results(all_reduce_case(), scale);
+  REQUIRE(results.size() == 3);
+  CHECK(results[0].key.id() ==
+        "collectives.all_reduce/backend:mpi/bytes:1024/dtype:bfloat16/inplace:1/redop:sum/root:-1@time");
+  CHECK(results[0].unit == "us");
+  CHECK(results[0].extra["per_rank_us"].size() == 4);
+  CHECK(results[0].extra["stragglers"] == nlohmann::json::array({3}));
+  CHECK(results[1].key.metric == "algbw");
+  CHECK(results[2].key.metric == "busbw");
+  CHECK(results[2].direction == Direction::higher_is_better);
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(results[1].samples[i] == Approx(1024 / (results[0].samples[i] * 1e-6) / 1e9));
+    CHECK(results[2].samples[i] == Approx(results[1].samples[i] * 1.5));
+  }
+  CHECK(results[2].scale == scale);
+}
+
+TEST_CASE("wrong elements make the case an error") {
+  CaseMeasurement m = all_reduce_case();
+  m.wrong = 5;
+  const std::vector<Result> results = case_results(m, {});
+  CHECK(results[0].status == ResultStatus::error);
+  CHECK(results[2].message.find("5 wrong") != std::string::npos);
+}
+
+TEST_CASE("a timeout names the collective, the size and the rank") {
+  const Result r = timeout_result(all_reduce_case(), {}, 2, "node7", 1.5);
+  CHECK(r.status == ResultStatus::timeout);
+  CHECK(r.message.find("all_reduce") != std::string::npos);
+  CHECK(r.message.find("1024 B") != std::string::npos);
+  CHECK(r.message.find("rank 2 (node7)") != std::string::npos);
+}
+
+TEST_CASE("overlap efficiency: 1 when the shorter one hides entirely, 0 when nothing overlaps") {
+  CHECK(overlap_efficiency(100, 50, 100) == Approx(1));
+  CHECK(overlap_efficiency(100, 50, 150) == Approx(0));
+  CHECK(overlap_efficiency(100, 50, 125) == Approx(0.5));
+}
+
+TEST_CASE("the results survive a document round trip") {
+  Run run;
+  run.uuid = "u";
+  run.suite = "collectives";
+  for (Result& r : case_results(all_reduce_case(), {2, 4, 8})) run.results.push_back(r);
+  BucketMeasurement b{"mpi", DataType::f32, 1 << 20, 1 << 18, {100}, 8, true};
+  for (Result& r : bucket_results(b, {2, 4, 8})) run.results.push_back(r);
+  const Run back = from_document(to_document(run), "test");
+  REQUIRE(back.results.size() == 5);
+  CHECK(back.results[2].samples == run.results[2].samples);
+  CHECK(back.results[3].key.family == "collectives.bucket_all_reduce");
+  CHECK(back.results[3].extra["best"] == true);
+  CHECK(back.results[0].scale == Scale{2, 4, 8});
+}

@@ -1,0 +1,11 @@
+perfgate_unit_test(collectives_unit
+  SOURCES
+    unit/collectives/collective_test.cpp
+    unit/collectives/datatype_test.cpp
+    unit/collectives/size_sweep_test.cpp
+    unit/collectives/data_pattern_test.cpp
+    unit/collectives/nccl_table_test.cpp
+    unit/collectives/stragglers_test.cpp
+    unit/collectives/launch_env_test.cpp
+    unit/collectives/result_document_test.cpp
+  LIBS perfgate_mb_collectives)
