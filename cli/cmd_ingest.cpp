@@ -1,9 +1,61 @@
+// `perfgate ingest FILE...`: every file is parsed before the store is opened, so a bad file
+// leaves the store untouched (not even created).
+#include <iostream>
+
+#include <fmt/format.h>
+
 #include "command.hpp"
+#include "perfgate/baselines/ingest.hpp"
+#include "perfgate/baselines/store.hpp"
+#include "perfgate/core/exit_codes.hpp"
 
 namespace perfgate::cli {
 
+namespace {
+struct IngestOptions {
+  std::vector<std::string> files;
+  std::string db, format = "auto", suite, trigger, branch, commit;
+};
+
+void apply_overrides(const IngestOptions& o, Run& run) {
+  if (!o.suite.empty()) run.suite = o.suite;
+  if (!o.trigger.empty()) run.trigger = trigger_from_string(o.trigger);
+  if (!o.branch.empty()) run.code.branch = o.branch;
+  if (!o.commit.empty()) run.code.commit = o.commit;
+}
+}  // namespace
+
 void add_ingest_command(CLI::App& app, Action& action) {
-  add_unbuilt_command(app, action, "ingest", "Load result files into the store");
+  auto opts = std::make_shared<IngestOptions>();
+  auto* cmd = app.add_subcommand("ingest", "Load result files into the store");
+  cmd->add_option("files", opts->files, "perfgate documents, Google Benchmark JSON, nccl-tests logs")
+      ->required();
+  add_db_option(*cmd, opts->db);
+  cmd->add_option("--format", opts->format, "auto|perfgate|gbench|nccl-tests (default: auto)");
+  cmd->add_option("--suite", opts->suite, "suite name to record (foreign files: gbench, nccl-tests)");
+  cmd->add_option("--trigger", opts->trigger, "nightly|premerge|adhoc");
+  cmd->add_option("--branch", opts->branch, "branch of the code under test");
+  cmd->add_option("--commit", opts->commit, "commit of the code under test");
+  cmd->callback([opts, &action] {
+    action = [opts] {
+      const auto format = baselines::format_from_string(opts->format);
+      std::vector<Run> runs;
+      for (const auto& f : opts->files) {
+        runs.push_back(baselines::read_results_file(f, format));
+        apply_overrides(*opts, runs.back());
+      }
+      auto store = baselines::Store::open(opts->db, baselines::OpenMode::read_write);
+      for (const auto& run : runs) {
+        const auto out = store->ingest(run);
+        if (out.inserted)
+          std::cout << fmt::format("ingested {} ({} series, {} samples)\n", out.run_uuid,
+                                   out.series, out.samples);
+        else
+          std::cout << "already stored: " << out.run_uuid << "\n";
+      }
+      return exit_code::pass;
+    };
+  });
 }
 
 }  // namespace perfgate::cli

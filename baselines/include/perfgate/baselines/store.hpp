@@ -3,6 +3,8 @@
 // CONTRACT shared by cli/, gate and reliability tests. The store's owner may add members;
 // changing or removing these needs everyone's agreement.
 #include <filesystem>
+#include <iosfwd>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,7 +37,27 @@ struct HistoryFilter {
   std::optional<std::string> since, until;  // ISO-8601
   bool with_samples = false;
   std::size_t last_n = 0;  // 0: all
+  bool complete_runs_only = false;  // skip partial/failed runs and results that are not ok
 };
+
+// A named baseline policy (DESIGN.md §3).
+struct BaselinePolicy {
+  enum class Kind { pinned_run, latest_nightly, pooled_last_k };
+  std::string name;
+  Kind kind = Kind::latest_nightly;
+  std::string run_uuid;               // pinned_run
+  std::optional<std::string> branch;  // latest_nightly (required), pooled_last_k (optional)
+  std::optional<std::string> suite;   // restricts the candidates to one suite
+  std::size_t k = 0;                  // pooled_last_k
+  std::string created_at;
+};
+std::string describe(const BaselinePolicy& policy);  // e.g. "latest complete nightly on main"
+
+struct PruneOutcome {
+  std::size_t results = 0, samples = 0;  // raw samples dropped (summaries stay)
+};
+
+enum class ExportFormat { csv, json };
 
 // Why a baseline selector resolved to these runs (printed by `baseline show`, kept in verdicts).
 struct ResolvedBaseline {
@@ -77,6 +99,40 @@ class Store {
   // Verdicts are persisted with the evidence needed to re-check them.
   virtual void save_verdicts(const std::string& candidate_run,
                              const std::vector<VerdictRecord>& verdicts) = 0;
+
+  // ---- Members added by the store (above: the shared contract) ----
+
+  // Path and mode the store was opened with; schema version it holds.
+  virtual const std::filesystem::path& path() const = 0;
+  virtual int schema_version() = 0;
+
+  // Latest complete run per (suite, branch, fingerprint); nullopt when there is none.
+  virtual std::optional<std::string> latest_complete_run(const std::string& suite,
+                                                         const std::string& branch,
+                                                         const std::string& fingerprint_digest) = 0;
+  // Samples of `run_uuids` pooled per series id (runs without a series contribute nothing).
+  virtual std::map<std::string, std::vector<double>> pooled_samples(
+      const std::vector<std::string>& run_uuids) = 0;
+
+  // Baseline policies. resolve_baseline_for restricts candidates to one fingerprint.
+  virtual void set_baseline(const BaselinePolicy& policy) = 0;  // replaces one of that name
+  virtual std::vector<BaselinePolicy> list_baselines() = 0;
+  virtual BaselinePolicy get_baseline(const std::string& name) = 0;  // InputError when unknown
+  virtual void remove_baseline(const std::string& name) = 0;         // InputError when unknown
+  virtual ResolvedBaseline resolve_baseline_for(const std::string& name,
+                                                const std::optional<std::string>& fingerprint) = 0;
+
+  // Acks: `add_ack` validates the pattern and returns the new id; `list_acks` includes expired.
+  virtual std::int64_t add_ack(const Ack& ack) = 0;
+  virtual std::vector<Ack> list_acks() = 0;
+  virtual std::vector<VerdictRecord> load_verdicts(const std::string& candidate_run) = 0;
+
+  // Retention: drops raw samples of runs started before `cutoff_iso8601`; summaries stay.
+  virtual PruneOutcome prune_samples(const std::string& cutoff_iso8601) = 0;
+  // Online copy through SQLite's backup API; refuses to overwrite `destination`.
+  virtual void backup(const std::filesystem::path& destination) = 0;
+  // Every run: CSV (one row per result) or JSON (one perfgate document per run).
+  virtual void export_to(std::ostream& out, ExportFormat format) = 0;
 };
 
 }  // namespace perfgate::baselines

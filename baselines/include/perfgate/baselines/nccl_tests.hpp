@@ -1,0 +1,18 @@
+#pragma once
+// nccl-tests stdout logs (all_reduce_perf, all_gather_perf, ...) → one perfgate run.
+// Series: family "nccl-tests/<op>", params {size, type, redop, root, inplace}, metrics
+// time (us), algbw and busbw (GB/s); one sample per row (nccl-tests prints one averaged number).
+// The "# Rank N Group G Pid P on HOST device D [BUS] MODEL" lines give the fingerprint and scale.
+#include <string>
+
+#include "perfgate/core/model.hpp"
+
+namespace perfgate::baselines {
+
+// True when `text` holds an nccl-tests result table header.
+bool looks_like_nccl_tests(const std::string& text);
+
+// The run has no uuid yet. Throws InputError naming `source` and the line.
+Run from_nccl_tests_log(const std::string& text, const std::string& source);
+
+}  // namespace perfgate::baselines

@@ -1,0 +1,222 @@
+// nccl-tests stdout → Run. The table layout is read from its own header line, so logs with
+// and without the "root" column, and with "#wrong" or the older "error" column, all parse.
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "perfgate/baselines/nccl_tests.hpp"
+#include "perfgate/core/error.hpp"
+
+namespace perfgate::baselines {
+
+namespace {
+
+std::vector<std::string> tokens(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string t; in >> t;) out.push_back(t);
+  return out;
+}
+
+bool is_header(const std::vector<std::string>& t) {
+  return t.size() > 4 && t[0] == "#" && t[1] == "size" && t[2] == "count" &&
+         std::find(t.begin(), t.end(), "busbw") != t.end();
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+std::optional<double> parse_number(const std::string& s) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(s, &used);
+    if (used == s.size()) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;  // "N/A" and the like
+}
+
+struct Layout {
+  std::vector<std::string> leading;  // size, count, type, redop[, root]
+  std::size_t columns = 0;           // expected tokens per full row
+  // New nccl-tests count wrong elements ("#wrong"); old ones print a max error ("error",
+  // e.g. 2e-07). Only a wrong count marks a result as failed.
+  bool wrong_count = true;
+};
+
+struct RankLine {
+  std::string host, model;
+};
+
+class LogParser {
+ public:
+  explicit LogParser(const std::string& source) : source_(source) {}
+
+  Run parse(const std::string& text) {
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+      ++line_no_;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      read_line(line);
+    }
+    if (!layout_) throw InputError(source_ + ": no nccl-tests result table (no '# size count type ...' header)");
+    if (run_.results.empty()) throw InputError(source_ + ": the nccl-tests table has no rows");
+    finish_fingerprint();
+    return std::move(run_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw InputError(source_ + ": line " + std::to_string(line_no_) + ": " + problem);
+  }
+
+  void read_line(const std::string& line) {
+    static const std::regex rank_re(
+        R"(^#\s*Rank\s+(\d+)\s+(?:Group\s+(\d+)\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+\[([^\]]*)\]\s+(.*?)\s*$)");
+    static const std::regex op_re(R"(([A-Za-z0-9]+(?:_[A-Za-z0-9]+)*)_perf\b)");
+    std::smatch m;
+    const auto t = tokens(line);
+    if (line.rfind("# Collective test starting:", 0) == 0) {
+      op_ = t.size() > 4 ? strip_perf(t[4]) : "unknown";
+    } else if (line.rfind("# nccl-tests version", 0) == 0) {
+      run_.fingerprint.info["nccl_tests.version"] = t.size() > 3 ? t[3] : "";
+      for (const auto& tok : t)
+        if (tok.rfind("nccl-library=", 0) == 0) run_.fingerprint.comparable["nccl.library"] = tok.substr(13);
+    } else if (line.rfind("NCCL version ", 0) == 0 && t.size() >= 3) {
+      run_.fingerprint.comparable["nccl.version"] = t[2];
+    } else if (line.rfind("# nThread", 0) == 0) {
+      run_.metadata["nccl_tests"]["parameters"] = line.substr(2);
+    } else if (std::regex_match(line, m, rank_re)) {
+      ranks_.push_back({m[4], m[7]});
+    } else if (line.rfind("# Avg bus bandwidth", 0) == 0 && !t.empty()) {
+      if (const auto v = parse_number(t.back())) run_.metadata["nccl_tests"]["avg_busbw"] = *v;
+    } else if (line.rfind("# Out of bounds values", 0) == 0) {
+      run_.metadata["nccl_tests"]["out_of_bounds"] = line.substr(line.find(':') + 1);
+    } else if (is_header(t)) {
+      read_header(t);
+    } else if (layout_ && !t.empty() && all_digits(t[0])) {
+      read_row(t);
+    } else if (op_.empty() && std::regex_search(line, m, op_re) && !layout_) {
+      binary_op_ = m[1];  // e.g. an mpirun command line naming ./build/all_reduce_perf
+    }
+  }
+
+  static std::string strip_perf(std::string s) {
+    const auto slash = s.rfind('/');
+    if (slash != std::string::npos) s = s.substr(slash + 1);
+    if (s.size() > 5 && s.compare(s.size() - 5, 5, "_perf") == 0) s.resize(s.size() - 5);
+    return s;
+  }
+
+  void read_header(const std::vector<std::string>& t) {
+    Layout l;
+    std::size_t i = 1;
+    for (; i < t.size() && t[i] != "time"; ++i) l.leading.push_back(t[i]);
+    const std::size_t per_group = 4;  // time algbw busbw #wrong|error
+    if (t.size() - i < per_group) fail("unexpected nccl-tests header (fewer than 4 timing columns)");
+    l.columns = l.leading.size() + (t.size() - i >= 2 * per_group ? 2 * per_group : per_group);
+    l.wrong_count = std::find(t.begin(), t.end(), "#wrong") != t.end();
+    layout_ = l;
+  }
+
+  void read_row(const std::vector<std::string>& t) {
+    const Layout& l = *layout_;
+    // A full row, or (some ops) out-of-place only; anything else is a cut or garbled line.
+    if (t.size() != l.columns && t.size() != l.leading.size() + 4)
+      fail("nccl-tests row has " + std::to_string(t.size()) + " columns, expected " +
+           std::to_string(l.columns) + " (truncated?)");
+    Params params;
+    for (std::size_t c = 0; c < l.leading.size(); ++c)
+      if (l.leading[c] != "count") params[l.leading[c]] = t[c];
+    const std::string op = !op_.empty() ? op_ : !binary_op_.empty() ? binary_op_ : "unknown";
+    for (int inplace = 0; inplace < 2; ++inplace) {
+      const std::size_t base = l.leading.size() + 4 * static_cast<std::size_t>(inplace);
+      if (base + 4 > t.size()) break;
+      if (!parse_number(t[base])) continue;  // "N/A": this variant was not measured
+      params["inplace"] = inplace ? "1" : "0";
+      add_metric(op, params, "time", "us", Direction::lower_is_better, t[base], t, base);
+      add_metric(op, params, "algbw", "GB/s", Direction::higher_is_better, t[base + 1], t, base);
+      add_metric(op, params, "busbw", "GB/s", Direction::higher_is_better, t[base + 2], t, base);
+    }
+  }
+
+  void add_metric(const std::string& op, const Params& params, const std::string& metric,
+                  const std::string& unit, Direction dir, const std::string& value,
+                  const std::vector<std::string>& t, std::size_t base) {
+    const auto v = parse_number(value);
+    if (!v) fail("'" + value + "' is not a number (" + metric + ")");
+    Result r;
+    r.key = {"nccl-tests/" + op, params, metric};
+    if (!seen_.insert(r.key.id()).second)
+      fail("series " + r.key.id() + " appears twice (several runs in one log? split it per run)");
+    r.unit = unit;
+    r.direction = dir;
+    r.samples = {*v};
+    r.summary = summarize(r.samples);
+    r.extra["count"] = t[1];
+    const std::string& check = t[base + 3];
+    if (const auto wrong = parse_number(check); wrong && layout_->wrong_count) {
+      r.extra["wrong"] = static_cast<long long>(*wrong);
+      if (*wrong > 0) {
+        r.status = ResultStatus::error;
+        r.message = "nccl-tests found " + check + " wrong elements";
+      }
+    } else {
+      r.extra[layout_->wrong_count ? "wrong" : "error"] = check;
+    }
+    run_.results.push_back(std::move(r));
+  }
+
+  void finish_fingerprint() {
+    if (ranks_.empty()) return;
+    std::map<std::string, int> models;
+    std::set<std::string> hosts;
+    for (const auto& r : ranks_) {
+      ++models[r.model];
+      hosts.insert(r.host);
+    }
+    const auto top = std::max_element(models.begin(), models.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+    auto& fp = run_.fingerprint;
+    fp.comparable["gpu.model"] = top->first;
+    fp.comparable["gpu.count"] = std::to_string(ranks_.size());
+    fp.comparable["cluster.nodes"] = std::to_string(hosts.size());
+    const int nodes = static_cast<int>(hosts.size());
+    const int ranks = static_cast<int>(ranks_.size());
+    fp.comparable["cluster.gpus_per_node"] = std::to_string(ranks / nodes);
+    std::string host_list;
+    for (const auto& h : hosts) host_list += (host_list.empty() ? "" : ",") + h;
+    fp.info["hosts"] = host_list;
+    for (auto& r : run_.results) r.scale = Scale{nodes, ranks / nodes, ranks};
+  }
+
+  std::string source_;
+  std::size_t line_no_ = 0;
+  std::string op_, binary_op_;
+  std::optional<Layout> layout_;
+  std::vector<RankLine> ranks_;
+  std::set<std::string> seen_;
+  Run run_;
+};
+
+}  // namespace
+
+bool looks_like_nccl_tests(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    if (is_header(tokens(line))) return true;
+  return false;
+}
+
+Run from_nccl_tests_log(const std::string& text, const std::string& source) {
+  Run run = LogParser(source).parse(text);
+  run.suite = "nccl-tests";
+  return run;
+}
+
+}  // namespace perfgate::baselines

@@ -1,0 +1,84 @@
+// Picks the adapter for a file (by content unless told) and gives foreign files a uuid
+// derived from their bytes, so ingesting the same file twice is a no-op.
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "perfgate/baselines/gbench.hpp"
+#include "perfgate/baselines/ingest.hpp"
+#include "perfgate/baselines/nccl_tests.hpp"
+#include "perfgate/core/document.hpp"
+#include "perfgate/core/error.hpp"
+#include "perfgate/core/identity.hpp"
+
+namespace perfgate::baselines {
+
+Format format_from_string(const std::string& s) {
+  if (s == "auto") return Format::automatic;
+  if (s == "perfgate") return Format::perfgate;
+  if (s == "gbench") return Format::gbench;
+  if (s == "nccl-tests") return Format::nccl_tests;
+  throw InputError("unknown format '" + s + "' (expected auto, perfgate, gbench or nccl-tests)");
+}
+
+namespace {
+
+std::string read_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path.string() + ": cannot read (missing or unreadable)");
+  std::ostringstream out;
+  out << in.rdbuf();
+  if (in.bad()) throw InputError(path.string() + ": read error");
+  return out.str();
+}
+
+// A uuid-shaped name for content: two FNV-1a 64 digests (content, and salted content).
+std::string content_uuid(const std::string& bytes) {
+  const std::string h = fnv1a64_hex(bytes) + fnv1a64_hex("perfgate-ingest:" + bytes);
+  return fmt::format("{}-{}-{}-{}-{}", h.substr(0, 8), h.substr(8, 4), h.substr(12, 4),
+                     h.substr(16, 4), h.substr(20, 12));
+}
+
+bool starts_like_json(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && (text[first] == '{' || text[first] == '[');
+}
+
+}  // namespace
+
+Run read_results_file(const std::filesystem::path& path, Format format) {
+  const std::string source = path.string();
+  const std::string bytes = read_bytes(path);
+  if (bytes.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw InputError(source + ": empty file");
+  if (format == Format::automatic) {
+    if (!starts_like_json(bytes)) {
+      if (!looks_like_nccl_tests(bytes))
+        throw InputError(source + ": not JSON and no nccl-tests table: unrecognised format "
+                         "(use --format)");
+      format = Format::nccl_tests;
+    }
+  }
+  Run run;
+  if (format == Format::nccl_tests) {
+    run = from_nccl_tests_log(bytes, source);
+  } else {
+    const nlohmann::json doc = parse_json_text(bytes, source);
+    if (format == Format::automatic) {
+      if (is_perfgate_document(doc)) format = Format::perfgate;
+      else if (looks_like_gbench(doc)) format = Format::gbench;
+      else
+        throw InputError(source + ": JSON, but neither a perfgate document nor Google Benchmark "
+                         "output (no \"perfgate\" block, no \"benchmarks\" array)");
+    }
+    if (format == Format::perfgate) return from_document(doc, source);
+    run = from_gbench_json(doc, source);
+  }
+  run.uuid = content_uuid(bytes);
+  run.labels["source_format"] = format == Format::gbench ? "gbench" : "nccl-tests";
+  run.labels["source_file"] = path.filename().string();
+  return run;
+}
+
+}  // namespace perfgate::baselines
