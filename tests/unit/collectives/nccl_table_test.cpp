@@ -26,7 +26,7 @@ TEST_CASE("the header is nccl-tests' header, character for character") {
   h.iters = 20;
   h.ranks = {{0, 6899, "ztan-mig-235z", 0, "0000:04:00", "NVIDIA H100 80GB HBM3"}};
   const std::vector<std::string> lines = lines_of(format_table_header(h));
-  REQUIRE(lines.size() == 10);
+  REQUIRE(lines.size() == 9);
   CHECK(lines[0] == "# Collective test starting: all_reduce_perf");
   CHECK(lines[1] ==
         "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
