@@ -1,0 +1,288 @@
+#include "perfgate/scaling/plan.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "perfgate/core/error.hpp"
+
+namespace perfgate::scaling {
+
+std::string_view to_string(ScalingMode m) { return m == ScalingMode::weak ? "weak" : "strong"; }
+
+std::string_view to_string(WorkloadKind k) {
+  switch (k) {
+    case WorkloadKind::collective: return "collective";
+    case WorkloadKind::overlap: return "overlap";
+    case WorkloadKind::buckets: return "buckets";
+    case WorkloadKind::step_proxy: return "step_proxy";
+  }
+  return "collective";
+}
+
+std::string ScalePoint::label() const { return fmt::format("N{}xR{}", nodes, ranks_per_node); }
+
+long long parse_size(const std::string& text, const std::string& what) {
+  std::size_t pos = 0;
+  long long value = -1;
+  try {
+    value = std::stoll(text, &pos);
+  } catch (const std::exception&) {
+    throw InputError(fmt::format("{}: '{}' is not a size (e.g. 8, 64K, 1M, 2G)", what, text));
+  }
+  std::string suffix = text.substr(pos);
+  long long mult = 1;
+  if (suffix == "K" || suffix == "k") mult = 1024;
+  else if (suffix == "M" || suffix == "m") mult = 1024LL * 1024;
+  else if (suffix == "G" || suffix == "g") mult = 1024LL * 1024 * 1024;
+  else if (!suffix.empty())
+    throw InputError(fmt::format("{}: '{}' has an unknown suffix (K, M or G)", what, text));
+  if (value <= 0) throw InputError(fmt::format("{}: size '{}' must be positive", what, text));
+  return value * mult;
+}
+
+namespace {
+
+const std::set<std::string> kCollectives{"all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                                         "reduce",     "alltoall",   "sendrecv"};
+
+// Reads one [[sweep]] table; every error names file:line and the key.
+class TableReader {
+ public:
+  TableReader(const toml::table& t, std::string source) : t_(t), source_(std::move(source)) {}
+
+  [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
+    const toml::node* n = t_.get(key);
+    const auto line = n ? n->source().begin.line : t_.source().begin.line;
+    throw InputError(fmt::format("{}:{}: {}: {}", source_, line, key, problem));
+  }
+  const std::string& source() const { return source_; }
+  std::string where() const { return fmt::format("{}:{}", source_, t_.source().begin.line); }
+
+  bool has(const std::string& key) const { return t_.contains(key); }
+
+  std::string text(const std::string& key, std::string fallback) const {
+    const toml::node* n = t_.get(key);
+    if (!n) return fallback;
+    if (!n->is_string()) fail(key, "expected a string");
+    return std::string(*n->value<std::string>());
+  }
+
+  long long integer(const std::string& key, long long fallback, long long min) const {
+    const toml::node* n = t_.get(key);
+    if (!n) return fallback;
+    if (!n->is_integer()) fail(key, "expected an integer");
+    const long long v = *n->value<long long>();
+    if (v < min) fail(key, fmt::format("must be at least {}", min));
+    return v;
+  }
+
+  std::vector<long long> integers(const std::string& key, long long min) const {
+    const toml::array* a = t_.get_as<toml::array>(key);
+    if (!a) {
+      if (has(key)) fail(key, "expected an array of integers");
+      return {};
+    }
+    std::vector<long long> out;
+    for (const toml::node& n : *a) {
+      if (!n.is_integer()) fail(key, "expected an array of integers");
+      const long long v = *n.value<long long>();
+      if (v < min) fail(key, fmt::format("{} is below {}", v, min));
+      out.push_back(v);
+    }
+    if (out.empty()) fail(key, "must not be empty");
+    return out;
+  }
+
+  // Integers or size strings ("1M").
+  std::vector<long long> sizes(const std::string& key) const {
+    const toml::array* a = t_.get_as<toml::array>(key);
+    if (!a) {
+      if (has(key)) fail(key, "expected an array of sizes");
+      return {};
+    }
+    std::vector<long long> out;
+    for (const toml::node& n : *a) {
+      if (n.is_integer() && *n.value<long long>() > 0) {
+        out.push_back(*n.value<long long>());
+      } else if (n.is_string()) {
+        try {
+          out.push_back(parse_size(*n.value<std::string>(), key));
+        } catch (const InputError& e) {
+          fail(key, e.what());
+        }
+      } else {
+        fail(key, "expected positive integers or strings like \"1M\"");
+      }
+    }
+    if (out.empty()) fail(key, "must not be empty");
+    return out;
+  }
+
+  std::vector<std::string> strings(const std::string& key) const {
+    std::vector<std::string> out;
+    const toml::array* a = t_.get_as<toml::array>(key);
+    if (!a) {
+      if (has(key)) fail(key, "expected an array of strings");
+      return out;
+    }
+    for (const toml::node& n : *a) {
+      if (!n.is_string()) fail(key, "expected an array of strings");
+      out.emplace_back(*n.value<std::string>());
+    }
+    return out;
+  }
+
+  std::map<std::string, std::string> string_table(const std::string& key) const {
+    std::map<std::string, std::string> out;
+    const toml::table* sub = t_.get_as<toml::table>(key);
+    if (!sub) {
+      if (has(key)) fail(key, "expected a table of strings");
+      return out;
+    }
+    for (const auto& [k, v] : *sub) {
+      if (!v.is_string()) fail(fmt::format("{}.{}", key, k.str()), "expected a string");
+      out.emplace(std::string(k.str()), *v.value<std::string>());
+    }
+    return out;
+  }
+
+  const toml::table* sub(const std::string& key) const {
+    const toml::table* s = t_.get_as<toml::table>(key);
+    if (!s && has(key)) fail(key, "expected a table");
+    return s;
+  }
+
+  void reject_unknown(const std::set<std::string>& known) const {
+    for (const auto& [k, v] : t_)
+      if (!known.count(std::string(k.str()))) fail(std::string(k.str()), "unknown key");
+  }
+
+ private:
+  const toml::table& t_;
+  std::string source_;
+};
+
+Workload read_workload(const TableReader& r) {
+  Workload w;
+  const std::string name = r.text("workload", "");
+  if (name.empty()) r.fail("workload", "missing (a collective, overlap, buckets or step_proxy)");
+  if (kCollectives.count(name)) {
+    w.kind = WorkloadKind::collective;
+    w.collective = name;
+  } else if (name == "overlap") {
+    w.kind = WorkloadKind::overlap;
+  } else if (name == "buckets") {
+    w.kind = WorkloadKind::buckets;
+  } else if (name == "step_proxy") {
+    w.kind = WorkloadKind::step_proxy;
+  } else {
+    r.fail("workload", fmt::format("unknown workload '{}'", name));
+  }
+  const bool proxy = w.kind == WorkloadKind::step_proxy;
+  w.backend = r.text("backend", proxy ? "cpu" : "mpi");
+  const std::set<std::string> backends =
+      proxy ? std::set<std::string>{"cpu", "cuda"} : std::set<std::string>{"mpi", "nccl", "auto"};
+  if (!backends.count(w.backend)) r.fail("backend", fmt::format("unknown backend '{}'", w.backend));
+  if (auto s = r.sizes("sizes"); !s.empty()) w.sizes = s;
+  w.iters = static_cast<int>(r.integer("iters", w.iters, 1));
+  w.warmup = static_cast<int>(r.integer("warmup", w.warmup, 0));
+  w.repetitions = static_cast<int>(r.integer("repetitions", w.repetitions, 1));
+  w.extra_args = r.strings("args");
+  if (const toml::table* p = r.sub("model")) {
+    if (!proxy) r.fail("model", "only the step_proxy workload has a model");
+    const TableReader m(*p, r.source());
+    m.reject_unknown({"layers", "hidden", "heads", "seq", "batch", "bucket_bytes"});
+    w.proxy.layers = static_cast<int>(m.integer("layers", w.proxy.layers, 1));
+    w.proxy.hidden = static_cast<int>(m.integer("hidden", w.proxy.hidden, 8));
+    w.proxy.heads = static_cast<int>(m.integer("heads", w.proxy.heads, 1));
+    w.proxy.seq = static_cast<int>(m.integer("seq", w.proxy.seq, 1));
+    w.proxy.batch = static_cast<int>(m.integer("batch", w.proxy.batch, 1));
+    if (m.has("bucket_bytes")) {
+      const toml::node* n = p->get("bucket_bytes");
+      w.proxy.bucket_bytes = n->is_string() ? parse_size(*n->value<std::string>(), "model.bucket_bytes")
+                                            : m.integer("bucket_bytes", 0, 1);
+    }
+    if (w.proxy.hidden % w.proxy.heads != 0) m.fail("heads", "must divide hidden");
+  }
+  return w;
+}
+
+std::vector<ScalePoint> read_points(const TableReader& r) {
+  std::vector<long long> nodes = r.integers("nodes", 1);
+  if (nodes.empty()) nodes = {1};
+  const int rpn = static_cast<int>(r.integer("ranks_per_node", 1, 1));
+  const int gpn = static_cast<int>(r.integer("gpus_per_node", 0, 0));
+  std::sort(nodes.begin(), nodes.end());
+  if (std::adjacent_find(nodes.begin(), nodes.end()) != nodes.end()) r.fail("nodes", "repeats a value");
+  std::vector<ScalePoint> points;
+  for (long long n : nodes) points.push_back({static_cast<int>(n), rpn, gpn});
+  return points;
+}
+
+SweepPlan read_plan(const toml::table& t, const std::string& source) {
+  const TableReader r(t, source);
+  r.reject_unknown({"name", "workload", "mode", "nodes", "ranks_per_node", "gpus_per_node", "sizes",
+                    "backend", "iters", "warmup", "repetitions", "args", "env", "model",
+                    "point_timeout_s"});
+  SweepPlan plan;
+  plan.source = r.where();
+  plan.name = r.text("name", "");
+  if (plan.name.empty()) r.fail("name", "missing");
+  plan.workload = read_workload(r);
+  const std::string mode = r.text("mode", "weak");
+  if (mode != "weak" && mode != "strong") r.fail("mode", "expected \"weak\" or \"strong\"");
+  plan.mode = mode == "weak" ? ScalingMode::weak : ScalingMode::strong;
+  plan.points = read_points(r);
+  plan.env = r.string_table("env");
+  plan.point_timeout_s = static_cast<int>(r.integer("point_timeout_s", plan.point_timeout_s, 1));
+  return plan;
+}
+
+}  // namespace
+
+std::vector<SweepPlan> parse_plan_text(const std::string& text, const std::string& source) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    throw InputError(fmt::format("{}:{}: {}", source, e.source().begin.line, e.description()));
+  }
+  const toml::array* sweeps = root.get_as<toml::array>("sweep");
+  if (!sweeps) throw InputError(fmt::format("{}: sweep: no [[sweep]] tables", source));
+  std::vector<SweepPlan> plans;
+  std::set<std::string> names;
+  for (const toml::node& n : *sweeps) {
+    const toml::table* t = n.as_table();
+    if (!t) throw InputError(fmt::format("{}:{}: sweep: expected tables", source, n.source().begin.line));
+    SweepPlan p = read_plan(*t, source);
+    if (!names.insert(p.name).second)
+      throw InputError(fmt::format("{}: name: sweep '{}' is declared twice", p.source, p.name));
+    plans.push_back(std::move(p));
+  }
+  return plans;
+}
+
+std::vector<SweepPlan> parse_plan_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("{}: cannot read the sweep plan file", path.string()));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parse_plan_text(buffer.str(), path.string());
+}
+
+const SweepPlan& find_plan(const std::vector<SweepPlan>& plans, const std::string& name) {
+  std::string known;
+  for (const SweepPlan& p : plans) {
+    if (p.name == name) return p;
+    known += (known.empty() ? "" : ", ") + p.name;
+  }
+  throw InputError(fmt::format("sweep '{}' is not in the plan file (it has: {})", name, known));
+}
+
+}  // namespace perfgate::scaling

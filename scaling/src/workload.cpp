@@ -1,0 +1,241 @@
+#include "perfgate/scaling/workload.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "perfgate/core/error.hpp"
+
+namespace perfgate::scaling {
+
+namespace {
+
+std::string str(long long v) { return std::to_string(v); }
+
+std::vector<std::string> collectives_argv(const SweepPlan& plan, const ProgramPaths& programs,
+                                          const std::filesystem::path& output) {
+  const Workload& w = plan.workload;
+  const auto [lo, hi] = std::minmax_element(w.sizes.begin(), w.sizes.end());
+  std::vector<std::string> argv{programs.collectives, "--backend", w.backend};
+  switch (w.kind) {
+    case WorkloadKind::collective:
+      argv.insert(argv.end(), {"--collective", w.collective, "-b", str(*lo), "-e", str(*hi), "-f", "2"});
+      break;
+    case WorkloadKind::overlap:
+      argv.insert(argv.end(), {"--mode", "overlap", "-b", str(*hi), "-e", str(*hi)});
+      break;
+    case WorkloadKind::buckets:
+      argv.insert(argv.end(), {"--mode", "buckets", "--bucket-total", str(*hi)});
+      break;
+    case WorkloadKind::step_proxy: break;
+  }
+  argv.insert(argv.end(), {"-w", std::to_string(w.warmup), "-n", std::to_string(w.iters),
+                           "--repetitions", std::to_string(w.repetitions), "--suite", plan.name,
+                           "--output", output.string()});
+  return argv;
+}
+
+std::vector<std::string> step_proxy_argv(const SweepPlan& plan, const ScalePoint& point,
+                                         const ProgramPaths& programs, const std::filesystem::path& output) {
+  const StepProxyShape& m = plan.workload.proxy;
+  int batch = m.batch;
+  if (plan.mode == ScalingMode::strong) {
+    if (m.batch % point.ranks() != 0)
+      throw InputError(fmt::format("{}: model.batch: strong scaling needs the global batch {} to divide "
+                                   "over {} ranks",
+                                   plan.source, m.batch, point.ranks()));
+    batch = m.batch / point.ranks();
+  }
+  const Workload& w = plan.workload;
+  return {programs.step_proxy, "--backend", w.backend, "--layers", std::to_string(m.layers),
+          "--hidden", std::to_string(m.hidden), "--heads", std::to_string(m.heads), "--seq",
+          std::to_string(m.seq), "--batch", std::to_string(batch), "--bucket-bytes", str(m.bucket_bytes),
+          "--warmup", std::to_string(w.warmup), "--iters", std::to_string(w.iters), "--repetitions",
+          std::to_string(w.repetitions), "--suite", plan.name, "--output", output.string()};
+}
+
+double median_of(const Result& r) {
+  return r.summary.n ? r.summary.median : summarize(r.samples).median;
+}
+
+std::vector<double> doubles(const nlohmann::json& j) {
+  std::vector<double> out;
+  if (j.is_array())
+    for (const auto& v : j)
+      if (v.is_number()) out.push_back(v.get<double>());
+  return out;
+}
+
+std::vector<int> ranks_of(const nlohmann::json& j) {
+  std::vector<int> out;
+  if (!j.is_array()) return out;
+  for (const auto& v : j) {
+    if (v.is_number_integer()) out.push_back(v.get<int>());
+    else if (v.is_object() && v.contains("rank") && v["rank"].is_number_integer())
+      out.push_back(v["rank"].get<int>());
+  }
+  return out;
+}
+
+// Results of one family keyed by (params minus `drop`, metric).
+struct Found {
+  std::map<Params, std::map<std::string, const Result*>> by_case;
+};
+
+Found collect(const Run& doc, const std::string& family, const std::map<std::string, std::string>& where,
+              const std::set<std::string>& drop) {
+  Found f;
+  for (const Result& r : doc.results) {
+    if (r.key.family != family || r.status != ResultStatus::ok) continue;
+    bool match = true;
+    for (const auto& [k, v] : where) {
+      auto it = r.key.params.find(k);
+      if (it == r.key.params.end() || it->second != v) match = false;
+    }
+    if (!match) continue;
+    Params p = r.key.params;
+    for (const auto& k : drop) p.erase(k);
+    f.by_case[p][r.key.metric] = &r;
+  }
+  return f;
+}
+
+const Result& need(const std::map<std::string, const Result*>& metrics, const std::string& metric,
+                   const std::string& source, const std::string& family) {
+  auto it = metrics.find(metric);
+  if (it == metrics.end())
+    throw InputError(fmt::format("{}: {}: no '{}' result", source, family, metric));
+  return *it->second;
+}
+
+std::vector<PointMeasure> read_collective(const SweepPlan& plan, const Run& doc, const std::string& source) {
+  const std::string family = "collectives." + plan.workload.collective;
+  const Found f = collect(doc, family, {{"inplace", "0"}}, {"inplace"});
+  std::vector<PointMeasure> out;
+  for (long long bytes : plan.workload.sizes) {
+    bool found = false;
+    for (const auto& [params, metrics] : f.by_case) {
+      auto b = params.find("bytes");
+      if (b == params.end() || b->second != std::to_string(bytes)) continue;
+      const Result& t = need(metrics, "time", source, family);
+      const Result& bw = need(metrics, "busbw", source, family);
+      PointMeasure m;
+      m.case_name = "bytes:" + std::to_string(bytes);
+      m.params = params;
+      m.time_us = t.samples;
+      m.busbw_gbps = median_of(bw);
+      m.per_rank_throughput = *m.busbw_gbps;
+      m.throughput_unit = "GB/s";
+      m.per_rank_us = doubles(t.extra.value("per_rank_us", nlohmann::json()));
+      m.straggler_ranks = ranks_of(t.extra.value("stragglers", nlohmann::json()));
+      out.push_back(std::move(m));
+      found = true;
+      break;
+    }
+    if (!found)
+      throw InputError(fmt::format("{}: {}: no out-of-place result for {} bytes", source, family, bytes));
+  }
+  return out;
+}
+
+PointMeasure read_overlap(const Run& doc, const std::string& source) {
+  const std::string family = "collectives.overlap";
+  const Found f = collect(doc, family, {}, {});
+  if (f.by_case.empty()) throw InputError(fmt::format("{}: {}: no results", source, family));
+  const auto& [params, metrics] = *f.by_case.rbegin();
+  const Result& both = need(metrics, "both_time", source, family);
+  PointMeasure m;
+  m.case_name = "overlap";
+  m.params = params;
+  m.time_us = both.samples;
+  m.per_rank_throughput = 1e6 / median_of(both);
+  m.throughput_unit = "steps/s";
+  m.per_rank_us = doubles(both.extra.value("per_rank_us", nlohmann::json()));
+  m.straggler_ranks = ranks_of(both.extra.value("stragglers", nlohmann::json()));
+  if (auto e = metrics.find("overlap_efficiency"); e != metrics.end())
+    m.decomposition = {{"overlap_efficiency", median_of(*e->second)}};
+  return m;
+}
+
+PointMeasure read_buckets(const Run& doc, const std::string& source) {
+  const std::string family = "collectives.bucket_all_reduce";
+  const Found f = collect(doc, family, {}, {});
+  for (const auto& [params, metrics] : f.by_case) {
+    auto bw = metrics.find("busbw");
+    if (bw == metrics.end() || !bw->second->extra.value("best", false)) continue;
+    const Result& t = need(metrics, "time", source, family);
+    PointMeasure m;
+    m.case_name = "best_bucket";
+    m.params = params;
+    m.time_us = t.samples;
+    m.busbw_gbps = median_of(*bw->second);
+    m.per_rank_throughput = *m.busbw_gbps;
+    m.throughput_unit = "GB/s";
+    m.per_rank_us = doubles(t.extra.value("per_rank_us", nlohmann::json()));
+    m.straggler_ranks = ranks_of(t.extra.value("stragglers", nlohmann::json()));
+    return m;
+  }
+  throw InputError(fmt::format("{}: {}: no result marked best", source, family));
+}
+
+PointMeasure read_step_proxy(const Run& doc, const std::string& source) {
+  const std::string family = "step_proxy";
+  const Found f = collect(doc, family, {}, {});
+  if (f.by_case.empty()) throw InputError(fmt::format("{}: {}: no results", source, family));
+  const auto& [params, metrics] = *f.by_case.begin();
+  const Result& step = need(metrics, "step_time", source, family);
+  PointMeasure m;
+  m.case_name = "step";
+  m.params = params;
+  m.time_us = step.samples;
+  m.per_rank_throughput = median_of(need(metrics, "throughput", source, family));
+  m.throughput_unit = "samples/s";
+  m.per_rank_us = doubles(step.extra.value("per_rank_us", nlohmann::json()));
+  m.straggler_ranks = ranks_of(step.extra.value("stragglers", nlohmann::json()));
+  m.decomposition = nlohmann::json::object();
+  for (const char* k : {"compute_time", "comm_time", "exposed_comm_time", "overlap_fraction", "mfu"})
+    m.decomposition[k] = median_of(need(metrics, k, source, family));
+  if (auto o = metrics.find("other_time"); o != metrics.end()) m.decomposition["other_time"] = median_of(*o->second);
+  m.decomposition["step_time"] = median_of(step);
+  return m;
+}
+
+std::vector<RankInfo> read_ranks(const Run& doc) {
+  std::vector<RankInfo> out;
+  for (const char* block : {"collectives", "step_proxy"}) {
+    const auto it = doc.metadata.find(block);
+    if (it == doc.metadata.end() || !it->is_object() || !it->contains("ranks")) continue;
+    for (const auto& r : (*it)["ranks"])
+      if (r.is_object()) out.push_back({r.value("rank", 0), r.value("host", std::string())});
+  }
+  std::sort(out.begin(), out.end(), [](const RankInfo& a, const RankInfo& b) { return a.rank < b.rank; });
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> workload_argv(const SweepPlan& plan, const ScalePoint& point,
+                                       const ProgramPaths& programs, const std::filesystem::path& output) {
+  std::vector<std::string> argv = plan.workload.kind == WorkloadKind::step_proxy
+                                      ? step_proxy_argv(plan, point, programs, output)
+                                      : collectives_argv(plan, programs, output);
+  argv.insert(argv.end(), plan.workload.extra_args.begin(), plan.workload.extra_args.end());
+  return argv;
+}
+
+PointReadout read_point(const SweepPlan& plan, const Run& doc,
+                        const std::string& source) {
+  PointReadout out;
+  out.fingerprint = doc.fingerprint;
+  out.ranks = read_ranks(doc);
+  switch (plan.workload.kind) {
+    case WorkloadKind::collective: out.cases = read_collective(plan, doc, source); break;
+    case WorkloadKind::overlap: out.cases = {read_overlap(doc, source)}; break;
+    case WorkloadKind::buckets: out.cases = {read_buckets(doc, source)}; break;
+    case WorkloadKind::step_proxy: out.cases = {read_step_proxy(doc, source)}; break;
+  }
+  return out;
+}
+
+}  // namespace perfgate::scaling

@@ -1,0 +1,150 @@
+// perfgate-step-proxy: a synthetic data-parallel training step (transformer layers, bucketed
+// gradient all-reduce overlapped with the backward pass) reporting the step-time decomposition.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <mpi.h>
+
+#include "gemm.hpp"
+#include "perfgate/core/document.hpp"
+#include "report.hpp"
+#include "step_loop.hpp"
+
+using namespace perfgate::step_proxy;
+
+namespace {
+
+struct Options {
+  Shape shape;
+  std::string backend = "cpu", output, suite = "step_proxy";
+  long long bucket_bytes = 64 * 1024;
+  int warmup = 2, iters = 5, repetitions = 3, delay_rank = -1;
+  double delay_us = 0, straggler_margin = 0.10;
+};
+
+std::string this_node() {
+  if (const char* n = std::getenv("SLURMD_NODENAME")) return n;
+  char buf[256] = {};
+  gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+// Best rate of this rank's largest GEMM alone: the measured ceiling MFU is relative to.
+double measure_ceiling(const Shape& s) {
+  const int m = s.tokens(), n = 4 * s.hidden, k = s.hidden;
+  std::vector<float> a(static_cast<std::size_t>(m) * k, 0.5f), b(static_cast<std::size_t>(k) * n, 0.25f),
+      c(static_cast<std::size_t>(m) * n);
+  double best = 0;
+  for (int i = 0; i < 5; ++i) {
+    const double t0 = ComputeClock::now_us();
+    gemm(m, n, k, 1.0f, {a.data(), k, false}, {b.data(), n, false}, 0.0f, c.data(), n);
+    const double us = std::max(ComputeClock::now_us() - t0, 1e-3);
+    best = std::max(best, gemm_flops(m, n, k) / (us * 1e-6));
+  }
+  return best;
+}
+
+std::vector<std::string> gather_hosts(int size) {
+  std::string me = this_node();
+  me.resize(64, '\0');
+  std::vector<char> all(static_cast<std::size_t>(size) * 64);
+  MPI_Allgather(me.data(), 64, MPI_CHAR, all.data(), 64, MPI_CHAR, MPI_COMM_WORLD);
+  std::vector<std::string> out;
+  for (int r = 0; r < size; ++r) out.emplace_back(all.data() + r * 64);
+  return out;
+}
+
+int run(const Options& o, int rank, int size, int thread_level) {
+  TransformerStack model(o.shape);
+  CommThread comm(MPI_COMM_WORLD);
+  StepConfig config{o.bucket_bytes, rank == o.delay_rank ? o.delay_us : 0.0};
+  for (int i = 0; i < o.warmup; ++i) run_step(model, comm, o.shape, config);
+  std::vector<double> mine;  // per repetition: step, compute, comm, exposed
+  for (int rep = 0; rep < o.repetitions; ++rep) {
+    StepTimes sum;
+    for (int i = 0; i < o.iters; ++i) sum += run_step(model, comm, o.shape, config);
+    for (double v : {sum.step_us, sum.compute_us, sum.comm_us, sum.exposed_us}) mine.push_back(v / o.iters);
+  }
+  const double ceiling = measure_ceiling(o.shape);
+  const std::vector<std::string> hosts = gather_hosts(size);
+  std::vector<double> all(rank == 0 ? mine.size() * size : 0);
+  MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), static_cast<int>(mine.size()),
+             MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  double ceiling_min = 0;
+  MPI_Reduce(&ceiling, &ceiling_min, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+  if (rank != 0) return 0;
+  std::vector<std::vector<StepTimes>> per_rank(size);
+  for (int r = 0; r < size; ++r)
+    for (int rep = 0; rep < o.repetitions; ++rep) {
+      const double* v = &all[(static_cast<std::size_t>(r) * o.repetitions + rep) * 4];
+      per_rank[r].push_back({v[0], v[1], v[2], v[3]});
+    }
+  ProxyRunInfo info{o.shape, o.backend, o.suite, o.bucket_bytes, ceiling_min, hosts, thread_level, o.straggler_margin};
+  const perfgate::Run doc = build_report(info, per_rank);
+  const auto& d = doc.results;
+  std::cout << "# step proxy: " << size << " ranks, " << o.shape.layers << " layers, hidden " << o.shape.hidden
+            << "\n# step_us " << d[0].summary.median << "  compute_us " << d[1].summary.median << "  comm_us "
+            << d[2].summary.median << "  exposed_us " << d[3].summary.median << "  other_us " << d[4].summary.median
+            << "  overlap " << d[5].summary.median << "  mfu " << d[6].summary.median << "\n";
+  if (!o.output.empty()) perfgate::write_document_file(o.output, doc);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"perfgate-step-proxy: synthetic data-parallel training step"};
+  app.add_option("--backend", o.backend, "cpu (MPI) or cuda (NCCL)")->check(CLI::IsMember({"cpu", "cuda"}));
+  app.add_option("--layers", o.shape.layers)->check(CLI::PositiveNumber);
+  app.add_option("--hidden", o.shape.hidden)->check(CLI::PositiveNumber);
+  app.add_option("--heads", o.shape.heads)->check(CLI::PositiveNumber);
+  app.add_option("--seq", o.shape.seq)->check(CLI::PositiveNumber);
+  app.add_option("--batch", o.shape.batch, "sequences per rank")->check(CLI::PositiveNumber);
+  app.add_option("--bucket-bytes", o.bucket_bytes, "gradient bucket size")->check(CLI::PositiveNumber);
+  app.add_option("--warmup", o.warmup)->check(CLI::NonNegativeNumber);
+  app.add_option("--iters", o.iters, "steps per repetition")->check(CLI::PositiveNumber);
+  app.add_option("--repetitions", o.repetitions)->check(CLI::PositiveNumber);
+  app.add_option("--output", o.output, "result document (rank 0)");
+  app.add_option("--suite", o.suite);
+  app.add_option("--straggler-margin", o.straggler_margin);
+  app.add_option("--delay-rank", o.delay_rank, "test option: this rank computes --delay-us longer per step");
+  app.add_option("--delay-us", o.delay_us);
+  try {
+    app.parse(argc, argv);
+    if (o.shape.hidden % o.shape.heads != 0) throw CLI::ValidationError("--heads", "must divide --hidden");
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
+    return 2;
+  }
+  if (o.backend == "cuda") {
+    std::cerr << "perfgate-step-proxy: the cuda (NCCL) backend is not built in this version; use --backend cpu\n";
+    return 2;
+  }
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int rc = 0;
+  if (provided < MPI_THREAD_SERIALIZED) {
+    if (rank == 0) std::cerr << "perfgate-step-proxy: MPI gives no thread support for the communication thread\n";
+    rc = 2;
+  } else {
+    try {
+      rc = run(o, rank, size, provided);
+    } catch (const std::exception& e) {
+      std::cerr << "perfgate-step-proxy: rank " << rank << ": " << e.what() << "\n";
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
+  MPI_Finalize();
+  return rc;
+}

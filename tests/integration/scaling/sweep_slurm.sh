@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The same weak all_reduce sweep over two virtual Slurm nodes: srun steps, then sbatch jobs.
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/slurm_env.sh"
+PLANS=$TEST_DATA/scaling/sweeps.toml
+
+for launcher in slurm sbatch; do
+  expect_exit 0 "$PERFGATE" sweep ar_slurm --plan-file "$PLANS" --launcher $launcher --work-dir "$WORK/$launcher" --no-store
+  cat "$WORK/out"
+  expect_in out "launcher $launcher\): 2/2 points"
+  python3 - "$WORK/$launcher/sweep.json" $launcher <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))["perfgate"]
+sweep = doc["run"]["metadata"]["sweep"]
+assert sweep["launcher_labels"]["slurm.mpi"] in ("pmix", "pmi2", "none"), sweep["launcher_labels"]
+for p in sweep["points"]:
+    assert p["status"] == "ok", p
+    assert p["job_id"], p
+    assert p["nodelist"], p
+two = [p for p in sweep["points"] if p["nodes"] == 2][0]
+assert two["nodelist"] == "n[1-2]", two
+t = [r for r in doc["results"] if r["metric"] == "time" and r["scale"]["nodes"] == 2][0]
+assert sorted(t["extra"]["rank_hosts"].values()) == ["n1", "n2"], t["extra"]["rank_hosts"]
+eff = [r for r in doc["results"] if r["metric"] == "efficiency" and r["scale"]["nodes"] == 2]
+assert eff and eff[0]["summary"]["median"] > 0
+PY
+done
+[ -s "$WORK/sbatch/N2xR1/point.sbatch" ] || fail "sbatch script not kept"
+grep -q "^#SBATCH --nodes=2" "$WORK/sbatch/N2xR1/point.sbatch" || fail "sbatch script lacks --nodes=2"
