@@ -1,0 +1,89 @@
+#pragma once
+// Launchers of the fused memory-bound operators and of their unfused baselines (separate
+// elementwise/reduction kernels, each reading and writing device memory). Pointers are device
+// pointers of the given precision (f32, bf16 or f16); every launch is checked.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "perfgate/cuda/traffic_model.hpp"
+
+namespace perfgate::cuda {
+
+// Row operators need hidden divisible by the 128-bit vector width and at most 2048 vectors
+// per row; throws InputError otherwise.
+void validate_row_shape(RowShape s, Precision p);
+
+// h = x + residual; y = h / rms(h) * weight.
+struct NormArgs {
+  const void* x;
+  const void* residual;
+  const void* weight;
+  const void* bias;  // layernorm only
+  void* residual_out;
+  void* y;
+  RowShape shape;
+  float eps;
+};
+void rmsnorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s);
+void rmsnorm_residual_unfused(Precision p, const NormArgs& a, cudaStream_t s);
+void layernorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s);
+void layernorm_residual_unfused(Precision p, const NormArgs& a, cudaStream_t s);
+
+// Row softmax. The unfused form needs 2*rows floats of scratch.
+void softmax_fused(Precision p, const void* x, void* y, RowShape shape, cudaStream_t s);
+void softmax_unfused(Precision p, const void* x, void* y, float* scratch, RowShape shape, cudaStream_t s);
+// Softmax of fp32 scores with a causal mask (row i keeps columns <= i + cols - rows), bf16/f16 out.
+void masked_softmax_f32_in(Precision out, const float* x, void* y, RowShape shape, std::int64_t matrices,
+                           bool causal, float scale, cudaStream_t s);
+
+// y = gelu_tanh(x + bias[col]).
+void bias_gelu_fused(Precision p, const void* x, const void* bias, void* y, RowShape shape, cudaStream_t s);
+void bias_gelu_unfused(Precision p, const void* x, const void* bias, void* y, RowShape shape, cudaStream_t s);
+
+// gate_up is [rows, 2*hidden] (gate first); y[rows, hidden] = silu(gate) * up.
+void swiglu_fused(Precision p, const void* gate_up, void* y, RowShape shape, cudaStream_t s);
+void swiglu_unfused(Precision p, const void* gate_up, void* y, RowShape shape, cudaStream_t s);
+
+// Rotary embedding on x[tokens, heads, head_dim], interleaved pairs (2i, 2i+1) rotated by
+// pos * theta^(-2i/head_dim); `table` is the precomputed cos/sin [tokens, head_dim/2] (float2).
+void rope_table(float* table, std::int64_t tokens, std::int64_t head_dim, float theta, cudaStream_t s);
+void rope_fused(Precision p, const void* x, const float* table, void* y, std::int64_t tokens, std::int64_t heads,
+                std::int64_t head_dim, cudaStream_t s);
+void rope_unfused(Precision p, const void* x, const float* table, void* scratch, void* y, std::int64_t tokens,
+                  std::int64_t heads, std::int64_t head_dim, cudaStream_t s);
+
+// AdamW over a list of fp32 tensors (decoupled weight decay, bias-corrected moments).
+struct AdamWHyper {
+  float lr = 1e-3f, beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f, weight_decay = 0.01f;
+  int step = 1;
+};
+struct TensorList {
+  std::vector<float*> params, grads, m, v;
+  std::vector<std::int64_t> sizes;
+};
+class AdamWMultiTensor {
+ public:
+  explicit AdamWMultiTensor(const TensorList& list);  // uploads the chunk table once
+  ~AdamWMultiTensor();
+  AdamWMultiTensor(const AdamWMultiTensor&) = delete;
+  AdamWMultiTensor& operator=(const AdamWMultiTensor&) = delete;
+  void launch(const AdamWHyper& h, cudaStream_t s) const;
+
+ private:
+  void* table_ = nullptr;  // device chunk descriptors
+  int chunks_ = 0;
+};
+void adamw_unfused(const TensorList& list, const AdamWHyper& h, cudaStream_t s);
+
+// A plain vectorised copy kernel (the copy ceiling's second opinion next to cudaMemcpy).
+void copy_kernel(const void* src, void* dst, std::size_t bytes, cudaStream_t s);
+
+}  // namespace perfgate::cuda
+
+namespace perfgate::cuda {
+// Fills `count` elements with a seeded pseudo-random pattern in ±[0.25, 1) on the device (large
+// timing inputs; the correctness checks upload host values instead).
+void fill_random(Precision p, void* data, std::size_t count, std::uint64_t seed, cudaStream_t s);
+}  // namespace perfgate::cuda

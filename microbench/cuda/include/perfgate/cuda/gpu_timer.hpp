@@ -1,0 +1,65 @@
+#pragma once
+// CUDA-event timing of a launch body: warm-up, hot batches or cold single launches (L2
+// flushed, inputs rotated), optional CUDA-graph replay, and a clock/throttle reading per
+// sample. Throttled samples are discarded and counted.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "perfgate/cuda/device_buffer.hpp"
+#include "perfgate/cuda/nvml_probe.hpp"
+
+namespace perfgate::cuda {
+
+// Enqueues one invocation on `stream`; `rotation` selects which copy of the inputs to read
+// (families keep a few copies so cold samples do not find their inputs in L2).
+using Launch = std::function<void(cudaStream_t stream, int rotation)>;
+
+struct TimingOptions {
+  int warmup = 2;          // untimed invocations before the first sample
+  int samples = 10;        // timed samples kept (before discarding throttled ones)
+  int batch = 0;           // invocations per hot sample; 0: enough for min_sample_seconds
+  double min_sample_seconds = 1e-3;
+  bool cold = false;       // flush L2 before each sample and time one invocation
+  bool graph = false;      // capture the batch into a CUDA graph and replay it
+};
+
+struct TimingResult {
+  std::vector<double> seconds;  // per invocation, one entry per kept sample
+  int batch = 1;
+  int discarded_throttled = 0;
+  int power_capped = 0;         // kept samples taken under the power cap
+  bool clocks_checked = false;  // NVML answered for every sample
+  unsigned min_sm_clock_mhz = 0, max_sm_clock_mhz = 0;
+  double median() const;
+  double coefficient_of_variation() const;
+};
+
+// Validates options; throws InputError naming the field.
+void validate(const TimingOptions& options);
+
+class GpuTimer {
+ public:
+  // `probe` may be null or unavailable: samples are then kept unchecked.
+  GpuTimer(cudaStream_t stream, const NvmlProbe* probe);
+  ~GpuTimer();
+  GpuTimer(const GpuTimer&) = delete;
+  GpuTimer& operator=(const GpuTimer&) = delete;
+
+  TimingResult measure(const Launch& launch, const TimingOptions& options);
+  // Elapsed seconds of `iterations` back-to-back invocations (hot), for manual-timing callers.
+  double time_batch(const Launch& launch, std::size_t iterations, bool use_graph);
+  void flush_l2();
+
+ private:
+  double elapsed(const std::function<void()>& enqueue);
+  cudaStream_t stream_;
+  const NvmlProbe* probe_;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  DeviceBuffer<unsigned char> scrub_;
+  int flushes_ = 0;
+};
+
+}  // namespace perfgate::cuda

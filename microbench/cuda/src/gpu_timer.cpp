@@ -1,0 +1,158 @@
+#include "perfgate/cuda/gpu_timer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "perfgate/core/error.hpp"
+
+namespace perfgate::cuda {
+
+double TimingResult::median() const {
+  if (seconds.empty()) return 0;
+  std::vector<double> sorted = seconds;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t mid = sorted.size() / 2;
+  return sorted.size() % 2 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
+}
+
+double TimingResult::coefficient_of_variation() const {
+  if (seconds.size() < 2) return 0;
+  const double mean = std::accumulate(seconds.begin(), seconds.end(), 0.0) / double(seconds.size());
+  double sq = 0;
+  for (double s : seconds) sq += (s - mean) * (s - mean);
+  return mean > 0 ? std::sqrt(sq / double(seconds.size() - 1)) / mean : 0;
+}
+
+void validate(const TimingOptions& o) {
+  if (o.warmup < 0) throw InputError("timing options: warmup must be >= 0");
+  if (o.samples < 1) throw InputError("timing options: samples must be >= 1");
+  if (o.batch < 0) throw InputError("timing options: batch must be >= 0");
+  if (o.batch == 0 && !(o.min_sample_seconds > 0))
+    throw InputError("timing options: min_sample_seconds must be > 0 when batch is automatic");
+  if (o.cold && o.graph) throw InputError("timing options: cold and graph exclude each other");
+}
+
+GpuTimer::GpuTimer(cudaStream_t stream, const NvmlProbe* probe) : stream_(stream), probe_(probe) {
+  PERFGATE_CUDA_CHECK(cudaEventCreate(&start_));
+  PERFGATE_CUDA_CHECK(cudaEventCreate(&stop_));
+  int device = 0, l2 = 0;
+  PERFGATE_CUDA_CHECK(cudaGetDevice(&device));
+  PERFGATE_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  // Writing twice the L2 evicts everything a previous sample left there.
+  scrub_ = DeviceBuffer<unsigned char>(std::size_t(std::max(l2, 1 << 20)) * 2);
+}
+
+GpuTimer::~GpuTimer() {
+  cudaEventDestroy(start_);
+  cudaEventDestroy(stop_);
+}
+
+void GpuTimer::flush_l2() {
+  PERFGATE_CUDA_CHECK(cudaMemsetAsync(scrub_.get(), ++flushes_ & 0xff, scrub_.bytes(), stream_));
+}
+
+double GpuTimer::elapsed(const std::function<void()>& enqueue) {
+  PERFGATE_CUDA_CHECK(cudaEventRecord(start_, stream_));
+  enqueue();
+  PERFGATE_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+  PERFGATE_CUDA_CHECK(cudaEventSynchronize(stop_));
+  float ms = 0;
+  PERFGATE_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+  return double(ms) * 1e-3;
+}
+
+namespace {
+
+// Captures `iterations` invocations into an instantiated graph (rotations 0..iterations-1).
+cudaGraphExec_t capture(cudaStream_t stream, const Launch& launch, int iterations) {
+  cudaGraph_t graph = nullptr;
+  PERFGATE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  try {
+    for (int i = 0; i < iterations; ++i) launch(stream, i);
+  } catch (...) {
+    cudaStreamEndCapture(stream, &graph);
+    if (graph != nullptr) cudaGraphDestroy(graph);
+    throw;
+  }
+  PERFGATE_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec = nullptr;
+  const cudaError_t status = cudaGraphInstantiate(&exec, graph, 0);
+  cudaGraphDestroy(graph);
+  PERFGATE_CUDA_CHECK(status);
+  return exec;
+}
+
+struct GraphExec {
+  cudaGraphExec_t exec = nullptr;
+  ~GraphExec() {
+    if (exec != nullptr) cudaGraphExecDestroy(exec);
+  }
+};
+
+}  // namespace
+
+double GpuTimer::time_batch(const Launch& launch, std::size_t iterations, bool use_graph) {
+  const int n = int(std::max<std::size_t>(iterations, 1));
+  if (use_graph) {
+    GraphExec g{capture(stream_, launch, n)};
+    PERFGATE_CUDA_CHECK(cudaGraphLaunch(g.exec, stream_));  // upload and warm the graph
+    return elapsed([&] { PERFGATE_CUDA_CHECK(cudaGraphLaunch(g.exec, stream_)); });
+  }
+  return elapsed([&] {
+    for (int i = 0; i < n; ++i) launch(stream_, i);
+  });
+}
+
+TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& options) {
+  validate(options);
+  for (int i = 0; i < options.warmup; ++i) launch(stream_, i);
+  PERFGATE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+
+  TimingResult result;
+  result.batch = options.cold ? 1 : options.batch;
+  if (result.batch == 0) {
+    const double one = std::max(elapsed([&] { launch(stream_, 0); }), 1e-7);
+    result.batch = int(std::clamp(std::ceil(options.min_sample_seconds / one), 1.0, 10000.0));
+  }
+  GraphExec graph;
+  if (options.graph) {
+    graph.exec = capture(stream_, launch, result.batch);
+    PERFGATE_CUDA_CHECK(cudaGraphLaunch(graph.exec, stream_));
+    PERFGATE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  result.clocks_checked = probe_ != nullptr && probe_->available();
+  const int max_attempts = options.samples * 3;  // throttled samples are retaken, within reason
+  for (int attempt = 0; attempt < max_attempts && int(result.seconds.size()) < options.samples; ++attempt) {
+    double seconds = 0;
+    if (options.cold) {
+      flush_l2();
+      seconds = elapsed([&] { launch(stream_, attempt); });
+    } else if (options.graph) {
+      seconds = elapsed([&] { PERFGATE_CUDA_CHECK(cudaGraphLaunch(graph.exec, stream_)); });
+    } else {
+      seconds = elapsed([&] {
+        for (int i = 0; i < result.batch; ++i) launch(stream_, i);
+      });
+    }
+    // The clock right after the sample: NVML reports the current state, not an average.
+    const auto clock = probe_ != nullptr ? probe_->sample() : std::nullopt;
+    if (clock) {
+      if (is_disqualifying_throttle(clock->reasons)) {
+        ++result.discarded_throttled;
+        continue;
+      }
+      if (clock->reasons & throttle_bits::sw_power_cap) ++result.power_capped;
+      const bool first = result.min_sm_clock_mhz == 0;
+      result.min_sm_clock_mhz = first ? clock->sm_clock_mhz : std::min(result.min_sm_clock_mhz, clock->sm_clock_mhz);
+      result.max_sm_clock_mhz = std::max(result.max_sm_clock_mhz, clock->sm_clock_mhz);
+    } else {
+      result.clocks_checked = false;
+    }
+    result.seconds.push_back(seconds / result.batch);
+  }
+  return result;
+}
+
+}  // namespace perfgate::cuda

@@ -1,0 +1,5 @@
+if(TARGET perfgate_device_check)
+  perfgate_integration_test(cuda_device_check cuda/device_check.sh LABELS cuda TIMEOUT 900)
+  set_property(TEST cuda_device_check APPEND PROPERTY ENVIRONMENT
+    "PERFGATE_DEVICE_CHECK=$<TARGET_FILE:perfgate_device_check>")
+endif()

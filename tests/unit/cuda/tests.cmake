@@ -1,0 +1,8 @@
+# CUDA backend: host-side logic (models, NVML-absent path, validation) runs without a GPU;
+# the GPU test skips with a message when no device is present.
+if(TARGET perfgate_cuda_kernels)
+  perfgate_unit_test(cuda_host_tests
+    SOURCES unit/cuda/traffic_model_test.cpp unit/cuda/nvml_probe_test.cpp unit/cuda/validation_test.cpp
+            unit/cuda/gpu_kernels_test.cpp
+    LIBS perfgate_cuda_kernels)
+endif()

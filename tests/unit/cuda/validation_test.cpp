@@ -1,0 +1,53 @@
+#include <catch2/catch.hpp>
+
+#include "perfgate/core/error.hpp"
+#include "perfgate/cuda/attention.hpp"
+#include "perfgate/cuda/fused_ops.hpp"
+#include "perfgate/cuda/gemm_lt.hpp"
+#include "perfgate/cuda/host_data.hpp"
+
+using namespace perfgate::cuda;
+
+TEST_CASE("row operators need 128-bit vectors that fit one block's registers") {
+  CHECK_NOTHROW(validate_row_shape({32768, 8192}, Precision::bf16));
+  CHECK_NOTHROW(validate_row_shape({1, 16384}, Precision::bf16));
+  CHECK_THROWS_WITH(validate_row_shape({4, 1001}, Precision::bf16), Catch::Contains("multiple of 8"));
+  CHECK_THROWS_WITH(validate_row_shape({4, 6}, Precision::f32), Catch::Contains("multiple of 4"));
+  CHECK_THROWS_WITH(validate_row_shape({4, 32768}, Precision::bf16), Catch::Contains("exceeds"));
+  CHECK_THROWS_AS(validate_row_shape({0, 8}, Precision::bf16), perfgate::InputError);
+}
+
+TEST_CASE("the flash kernel states what it supports") {
+  std::string why;
+  CHECK(flash_supported({1, 16, 16, 4096, 4096, 128, false}, Precision::bf16, &why));
+  CHECK(flash_supported({1, 32, 8, 128, 128, 64, true}, Precision::f16, &why));
+  CHECK_FALSE(flash_supported({1, 16, 16, 4096, 4096, 96, false}, Precision::bf16, &why));
+  CHECK_THAT(why, Catch::Contains("head_dim"));
+  CHECK_FALSE(flash_supported({1, 16, 16, 100, 100, 128, false}, Precision::bf16, &why));
+  CHECK_THAT(why, Catch::Contains("multiples of 64"));
+  CHECK_FALSE(flash_supported({1, 16, 16, 128, 128, 128, false}, Precision::f32, &why));
+  CHECK_THROWS_AS(flash_supported({1, 16, 5, 128, 128, 128, false}, Precision::bf16, &why), perfgate::InputError);
+}
+
+TEST_CASE("fp8 GEMMs need compute capability 8.9 or newer") {
+  std::string why;
+  CHECK(gemm_supported(Precision::bf16, 8, 0, &why));
+  CHECK_FALSE(gemm_supported(Precision::fp8, 8, 0, &why));
+  CHECK_THAT(why, Catch::Contains("8.9"));
+  CHECK(gemm_supported(Precision::fp8, 9, 0, &why));
+  CHECK_FALSE(gemm_supported(Precision::bf16, 7, 5, &why));
+}
+
+TEST_CASE("host storage conversions round like the device") {
+  const std::vector<float> values{1.0f, -0.3333333f, 1000.5f};
+  for (Precision p : {Precision::f32, Precision::bf16, Precision::f16, Precision::fp8}) {
+    const auto back = from_storage(to_storage(values, p), p);
+    REQUIRE(back.size() == values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) CHECK(back[i] == round_to(p, values[i]));
+  }
+  CHECK(round_to(Precision::bf16, -0.3333333f) == -0.333984375f);
+  const auto seeded = seeded_values(1000, 7, Precision::bf16);
+  for (float v : seeded) CHECK(std::abs(v) >= 0.25f);
+  CHECK(relative_error({1.0f, 2.0f}, {1.0, 2.0}) == 0.0);
+  CHECK(relative_error({1.0f, NAN}, {1.0, 2.0}) == Approx(INFINITY));
+}
