@@ -1,9 +1,162 @@
+// `perfgate run`: resolves a suite into cases, measures each case in its own process, writes
+// the result document after every case, prints a table, and ingests the run into the store.
+#include <unistd.h>
+
+#include <iostream>
+#include <regex>
+
+#include <fmt/format.h>
+
 #include "command.hpp"
+#include "perfgate/baselines/store.hpp"
+#include "perfgate/core/document.hpp"
+#include "perfgate/core/error.hpp"
+#include "perfgate/core/exit_codes.hpp"
+#include "perfgate/core/fingerprint.hpp"
+#include "perfgate/core/identity.hpp"
+#include "perfgate/core/suite.hpp"
+#include "perfgate/microbench/plan.hpp"
+#include "run_cases.hpp"
+#include "run_progress.hpp"
+#include "run_table.hpp"
 
 namespace perfgate::cli {
+namespace {
+
+struct RunOptions {
+  std::string suite = "smoke", filter, backend = "auto", db, output, trigger = "adhoc";
+  std::string branch, commit, suites_file;
+  std::vector<std::string> labels;
+  double case_timeout_s = 0;  // 0: the suite's
+  bool no_store = false, list = false;
+};
+
+std::filesystem::path suites_path(const RunOptions& o) {
+  if (!o.suites_file.empty()) return o.suites_file;
+  if (const char* env = std::getenv("PERFGATE_SUITES_FILE"); env && *env) return env;
+  if (std::filesystem::exists("suites/suites.toml")) return "suites/suites.toml";
+  return PERFGATE_DEFAULT_SUITES_FILE;
+}
+
+std::vector<std::string> resolve_backends(const RunOptions& o, const SuiteConfig& suite) {
+  if (o.backend == "cpu" || o.backend == "cuda") return {o.backend};
+  std::vector<std::string> out;  // auto: the suite's backends this machine can run
+  for (const auto& b : microbench::available_backends())
+    if (std::find(suite.backends.begin(), suite.backends.end(), b) != suite.backends.end()) out.push_back(b);
+  return out;
+}
+
+std::map<std::string, std::string> parse_labels(const std::vector<std::string>& labels) {
+  std::map<std::string, std::string> out;
+  for (const auto& l : labels) {
+    const auto eq = l.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(fmt::format("--label '{}': expected KEY=VALUE", l));
+    out[l.substr(0, eq)] = l.substr(eq + 1);
+  }
+  return out;
+}
+
+nlohmann::json compare_settings(const SuiteCompare& c) {
+  nlohmann::json tol = nlohmann::json::array();
+  for (const auto& t : c.tolerances) tol.push_back({{"pattern", t.pattern}, {"floor", t.floor}});
+  return {{"floor", c.floor}, {"noise_k", c.noise_k}, {"tolerance", tol}};
+}
+
+int execute(const RunOptions& o) {
+  const auto file_path = suites_path(o);
+  const SuitesFile file = load_suites_file(file_path);
+  const SuiteConfig& suite = find_suite(file, o.suite, file_path.string());
+  const Trigger trigger = trigger_from_string(o.trigger);
+  const auto labels = parse_labels(o.labels);
+  microbench::PlanOptions plan;
+  plan.backends = resolve_backends(o, suite);
+  if (!o.filter.empty()) {
+    try {
+      plan.filter.emplace(o.filter, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw InputError(fmt::format("--filter '{}': not a regular expression: {}", o.filter, e.what()));
+    }
+  }
+  const auto cases = microbench::plan_suite(suite, plan);
+  if (o.list) {
+    for (const auto& c : cases) std::cout << c.key().name() << "\n";
+    return exit_code::pass;
+  }
+  if (cases.empty()) throw InputError(fmt::format("suite '{}': no case matches the selection", suite.name));
+  const auto runner = microbench_runner();
+
+  Run run;
+  run.uuid = new_uuid();
+  run.suite = suite.name;
+  run.trigger = trigger;
+  run.code = read_code_under_test(std::filesystem::current_path().string());
+  if (!o.branch.empty()) run.code.branch = o.branch;
+  if (!o.commit.empty()) run.code.commit = o.commit;
+  run.labels = labels;
+  run.fingerprint = collect_fingerprint(this_build());
+  run.metadata["suites_file"] = file_path.string();
+  run.metadata["compare"] = compare_settings(suite.compare);
+  run.metadata["backends"] = plan.backends;
+  run.started_at = utc_now_iso8601();
+  run.status = RunStatus::partial;  // until the last case is in
+  const std::filesystem::path output =
+      o.output.empty() ? std::filesystem::path("perfgate-results") / (run.uuid + ".json")
+                       : std::filesystem::path(o.output);
+  if (output.has_parent_path()) std::filesystem::create_directories(output.parent_path());
+  write_document_file(output, run);
+
+  const double timeout_s = o.case_timeout_s > 0 ? o.case_timeout_s : suite.case_timeout_s;
+  const auto limit = std::chrono::milliseconds(static_cast<long>(timeout_s * 1000));
+  const auto scratch = std::filesystem::path(output.string() + ".case.json");
+  bool all_ok = true, interrupted = false;
+  ProgressLine progress(stderr, cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    progress.start_case(i, cases[i].key().name());
+    run.results.push_back(run_case_isolated(runner, cases[i], limit, scratch));
+    const auto status = run.results.back().status;
+    all_ok = all_ok && (status == ResultStatus::ok || status == ResultStatus::skipped);
+    interrupted = interrupted || status == ResultStatus::crashed || status == ResultStatus::timeout;
+    write_document_file(output, run);  // a crash of this process loses only the running case
+  }
+  progress.finish();
+  run.ended_at = utc_now_iso8601();
+  run.status = interrupted ? RunStatus::partial : RunStatus::complete;
+  write_document_file(output, run);
+
+  std::cout << results_table(run) << "\n";
+  std::cout << fmt::format("run {} ({}, {} cases, {}): {}\n", run.uuid, suite.name, run.results.size(),
+                           to_string(run.status), output.string());
+  if (!o.no_store) {
+    const auto outcome = baselines::Store::open(o.db, baselines::OpenMode::read_write)->ingest(run);
+    std::cout << fmt::format("stored in {} ({} series, {} samples)\n", o.db, outcome.series, outcome.samples);
+  }
+  return all_ok ? exit_code::pass : exit_code::regression;
+}
+
+}  // namespace
 
 void add_run_command(CLI::App& app, Action& action) {
-  add_unbuilt_command(app, action, "run", "Run a benchmark suite");
+  auto opts = std::make_shared<RunOptions>();
+  auto* cmd = app.add_subcommand("run", "Run a benchmark suite (each case in its own process)");
+  cmd->add_option("--suite", opts->suite, "suite name in the suites file (default smoke)");
+  cmd->add_option("--filter", opts->filter, "only cases whose name matches this regular expression");
+  cmd->add_option("--backend", opts->backend, "cpu, cuda or auto (the suite's backends available here)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  add_db_option(*cmd, opts->db);
+  cmd->add_flag("--no-store", opts->no_store, "do not ingest the run into the store");
+  cmd->add_option("--output", opts->output, "result document path (default perfgate-results/<uuid>.json)");
+  cmd->add_option("--trigger", opts->trigger, "nightly, premerge or adhoc")
+      ->check(CLI::IsMember({"nightly", "premerge", "adhoc"}));
+  cmd->add_option("--label", opts->labels, "KEY=VALUE label of the run (repeatable)");
+  cmd->add_option("--branch", opts->branch, "branch under test (default: from the git checkout)");
+  cmd->add_option("--commit", opts->commit, "commit under test (default: from the git checkout)");
+  cmd->add_option("--suites-file", opts->suites_file,
+                  "suites file (default $PERFGATE_SUITES_FILE, ./suites/suites.toml, then the built-in one)");
+  cmd->add_option("--case-timeout", opts->case_timeout_s, "seconds a case may run before it is killed")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--list", opts->list, "print the cases and exit");
+  cmd->callback([&action, opts] { action = [opts] { return execute(*opts); }; });
 }
 
 }  // namespace perfgate::cli

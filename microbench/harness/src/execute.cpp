@@ -1,6 +1,5 @@
 #include "perfgate/microbench/execute.hpp"
 
-#include <chrono>
 #include <cstdlib>
 #include <exception>
 
@@ -74,59 +73,6 @@ int slowdown_from_env(const std::string& family) {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-// Times `iterations` invocations (each running the body `repeat` times): the backend's own
-// clock when it has one (manual timing), else the harness's steady clock.
-double time_batch(Instance& inst, std::size_t iterations, int repeat) {
-  const std::size_t runs = iterations * static_cast<std::size_t>(repeat);
-  if (auto t = inst.time_batch(runs)) return *t;
-  const auto t0 = Clock::now();
-  for (std::size_t i = 0; i < runs; ++i) inst.run();
-  return seconds_since(t0);
-}
-
-struct Measured {
-  std::vector<double> samples_ns;
-  std::size_t batch = 1;
-  double warmup_s = 0, sampled_s = 0, rel_ci = 0;
-  StopReason stop = StopReason::running;
-};
-
-Measured measure(Instance& inst, const SamplingPolicy& policy, int repeat) {
-  Measured m;
-  // Warm-up, doubling the batch until one batch lasts min_sample_s (or the warm-up budget ends).
-  const auto t0 = Clock::now();
-  for (;;) {
-    const double t = time_batch(inst, m.batch, repeat);
-    if (t >= policy.min_sample_s) break;
-    if (seconds_since(t0) >= policy.warmup_s) {
-      // Scale the batch to the target from the last measurement.
-      const double per = t / static_cast<double>(m.batch);
-      if (per > 0) m.batch = static_cast<std::size_t>(policy.min_sample_s / per) + 1;
-      break;
-    }
-    m.batch *= 2;
-  }
-  while (seconds_since(t0) < policy.warmup_s) time_batch(inst, m.batch, repeat);
-  m.warmup_s = seconds_since(t0);
-
-  StopRule rule(policy);
-  const double per_batch = 1e9 / static_cast<double>(m.batch);
-  while (m.stop == StopReason::running) {
-    const double t = time_batch(inst, m.batch, repeat);
-    m.sampled_s += t;
-    m.samples_ns.push_back(t * per_batch);
-    m.stop = rule.after_sample(m.samples_ns, m.sampled_s);
-  }
-  m.rel_ci = rule.last_rel_width();
-  return m;
-}
-
 Result failed(Result r, ResultStatus status, std::string message) {
   r.status = status;
   r.message = std::move(message);
@@ -163,7 +109,7 @@ Result execute_case(const CaseRequest& request, const Registry& registry) {
     r.extra["check"] = {{"rel_error", check.rel_error}, {"bound", bound}};
     if (!check.passed) return failed(r, ResultStatus::error, check.message);
 
-    const Measured m = measure(*instance, request.policy, request.slowdown);
+    const Measurement m = measure(*instance, request.policy, request.slowdown);
     r.samples = m.samples_ns;
     r.summary = summarize(r.samples);
     const Workload w = family->model(params);

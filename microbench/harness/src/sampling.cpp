@@ -37,9 +37,11 @@ std::string to_string(StopReason r) {
 StopReason StopRule::after_sample(const std::vector<double>& samples, double elapsed_s) {
   const std::size_t n = samples.size();
   if (n >= policy_.max_samples) return StopReason::max_samples;
+  // The minimum sample count wins over the time cap: fewer samples cannot support a verdict
+  // (a runaway case is stopped by the case time limit instead).
+  if (n < policy_.min_samples) return StopReason::running;
   if (elapsed_s >= policy_.max_time_s) return StopReason::time_cap;
-  if (n < policy_.min_samples || elapsed_s < policy_.min_time_s || n < next_check_)
-    return StopReason::running;
+  if (elapsed_s < policy_.min_time_s || n < next_check_) return StopReason::running;
   next_check_ = n + std::max<std::size_t>(1, n / 16);
   scratch_.assign(samples.begin(), samples.end());
   last_width_ = median_interval_rel_width(scratch_);

@@ -60,6 +60,7 @@ TEST_CASE("the stop rule honours minimum samples and time, the target, and the c
     r = slow.after_sample(s, 1.0 + i);
   }
   CHECK(r == StopReason::time_cap);
+  CHECK(s.size() == p.min_samples);  // the cap never cuts below the minimum sample count
 }
 
 TEST_CASE("the check passes within the bound and never passes NaN") {

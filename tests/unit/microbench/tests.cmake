@@ -3,3 +3,7 @@ perfgate_unit_test(microbench_registry_example SOURCES unit/microbench/registry_
 perfgate_unit_test(microbench_families SOURCES unit/microbench/families_test.cpp LIBS perfgate_microbench)
 perfgate_unit_test(microbench_sampling SOURCES unit/microbench/sampling_test.cpp LIBS perfgate_mb_harness)
 perfgate_unit_test(microbench_suite SOURCES unit/microbench/suite_test.cpp LIBS perfgate_microbench)
+# The harness overhead benchmark runs briefly so it cannot rot; its figures are in docs/suites.md.
+add_test(NAME microbench_harness_bench_smoke
+  COMMAND perfgate_harness_bench --benchmark_min_time=0.01 --benchmark_filter=/100$)
+set_tests_properties(microbench_harness_bench_smoke PROPERTIES LABELS "bench" TIMEOUT 60)

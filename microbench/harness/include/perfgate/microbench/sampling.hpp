@@ -34,4 +34,18 @@ class StopRule {
   std::vector<double> scratch_;
 };
 
+class Instance;
+
+struct Measurement {
+  std::vector<double> samples_ns;  // per invocation, one per sample
+  std::size_t batch = 1;           // invocations per sample
+  double warmup_s = 0, sampled_s = 0, rel_ci = 0;
+  StopReason stop = StopReason::running;
+};
+
+// Warms up (doubling the batch until one lasts min_sample_s), then samples until the stop rule
+// says so. `repeat` > 1 runs the body that many times per invocation (the slowdown test hook).
+// Uses the instance's own clock when it has one (manual timing), else a steady clock.
+Measurement measure(Instance& instance, const SamplingPolicy& policy, int repeat = 1);
+
 }  // namespace perfgate::microbench

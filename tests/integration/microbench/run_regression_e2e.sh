@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# A deliberately slowed family (PERFGATE_TEST_SLOWDOWN, a test hook) shows up as REGRESSION
+# through run -> ingest -> compare; the untouched family does not.
+source "$(dirname "$0")/../lib.sh"
+SUITES="$TEST_DATA/microbench/suites.toml"
+DB="$WORK/store.db"
+expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite tiny --db "$DB" --output "$WORK/base.json" --branch main
+base=$(python3 -c "import json;d=json.load(open('$WORK/base.json'));p=d['perfgate'];print(p.get('run',p)['uuid'])")
+PERFGATE_TEST_SLOWDOWN=softmax:3 expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite tiny --db "$DB" \
+  --output "$WORK/cand.json" --branch main
+cand=$(python3 -c "import json;d=json.load(open('$WORK/cand.json'));p=d['perfgate'];print(p.get('run',p)['uuid'])")
+expect_exit 1 "$PERFGATE" compare --db "$DB" "$base" "$cand"
+expect_in out 'REGRESSION'
+expect_in out 'softmax'
+grep 'REGRESSION' "$WORK/out" | grep -q rmsnorm && fail "rmsnorm was not slowed down"
+true
