@@ -134,7 +134,7 @@ void check_readable_version(sql::Database& db) {
   if (version < kStoreSchemaVersion)
     throw ToolError("store " + db.path() + ": schema " + std::to_string(version) +
                     " needs upgrading to " + std::to_string(kStoreSchemaVersion) +
-                    "; open it once without --read-only");
+                    "; open it read-write once (e.g. perfgate ingest) to upgrade it");
 }
 
 }  // namespace perfgate::baselines
