@@ -33,6 +33,8 @@ svg.chart{background:#fff;border:1px solid #e1e4e8;max-width:100%;height:auto}
 .baseline{fill:none;stroke:#8c959f;stroke-width:2;stroke-dasharray:4 3}
 .point{fill:#0969da}.point.baseline{fill:#8c959f}.ideal{stroke:#1a7f37;stroke-dasharray:2 3}
 .change-point{stroke:#cf222e;stroke-width:2;stroke-dasharray:6 4}
+.key.series{fill:#0969da}.key.baseline{fill:#8c959f}.key.band{fill:#54aeff;opacity:.4}
+.key.change-point{fill:#cf222e}.key.ideal{fill:#1a7f37}
 .bar.compute{fill:#0969da}.bar.exposed{fill:#fb8500}.bar.other{fill:#afb8c1}
 #selfcheck{display:none}
 )css";

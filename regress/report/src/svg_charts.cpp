@@ -13,7 +13,7 @@ namespace perfgate::report::detail {
 namespace {
 
 constexpr double kWidth = 640, kHeight = 240;
-constexpr double kLeft = 64, kRight = 16, kTop = 16, kBottom = 40;
+constexpr double kLeft = 64, kRight = 16, kTop = 16, kBottom = 44;
 
 // Maps data to the plotting area of one chart.
 struct Frame {
@@ -79,9 +79,22 @@ std::string polyline(const std::vector<std::pair<double, double>>& points, const
   return fmt::format("<polyline class=\"{}\" points=\"{}\"/>\n", cls, pts);
 }
 
-std::string x_label(double x, const std::string& text) {
-  return fmt::format("<text class=\"tick\" x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-                     x, kHeight - kBottom + 16, html_escape(text));
+std::string x_label(double x, const std::string& text, std::string_view anchor = "middle") {
+  return fmt::format("<text class=\"tick\" x=\"{:.1f}\" y=\"{}\" text-anchor=\"{}\">{}</text>",
+                     x, kHeight - kBottom + 16, anchor, html_escape(text));
+}
+
+// A row of coloured keys along the bottom edge: {css class of the swatch, what it stands for}.
+std::string legend(const std::vector<std::pair<std::string, std::string>>& keys) {
+  std::string s;
+  double x = kLeft;
+  for (const auto& [cls, text] : keys) {
+    s += fmt::format("<rect class=\"key {}\" x=\"{:.1f}\" y=\"{}\" width=\"10\" height=\"10\"/>"
+                     "<text class=\"tick\" x=\"{:.1f}\" y=\"{}\">{}</text>",
+                     cls, x, kHeight - 14, x + 14, kHeight - 5, html_escape(text));
+    x += 24 + 6.5 * static_cast<double>(text.size());
+  }
+  return s + "\n";
 }
 
 }  // namespace
@@ -125,9 +138,11 @@ std::string history_chart(const HistorySeries& h) {
   }
   s += polyline(points, "series") + dots + "\n";
   if (!h.labels.empty()) {
-    s += x_label(f.x(0), h.labels.front());
-    if (h.labels.size() > 1) s += x_label(f.x(last), h.labels[std::min(h.labels.size() - 1, h.medians.size() - 1)]);
+    s += x_label(f.x(0), h.labels.front(), "start");
+    if (h.labels.size() > 1)
+      s += x_label(f.x(last), h.labels[std::min(h.labels.size() - 1, h.medians.size() - 1)], "end");
   }
+  s += legend({{"series", "median per run"}, {"band", "baseline band"}, {"change-point", "change point"}});
   return s + "</svg>\n";
 }
 
@@ -135,9 +150,9 @@ std::string scaling_chart(const ScalingCurve& c) {
   std::vector<double> range = c.efficiency;
   range.insert(range.end(), c.baseline_efficiency.begin(), c.baseline_efficiency.end());
   range.push_back(1.0);
-  range.push_back(0.0);
   const double last = c.scales.empty() ? 1.0 : static_cast<double>(c.scales.size() - 1);
-  const Frame f = frame_for(range, last);
+  Frame f = frame_for(range, last);
+  f.y_min = 0;  // efficiency is read against zero
   std::string s = open_svg("scaling efficiency of " + c.series_id, "scaling");
   s += axes(f, "efficiency");
   s += fmt::format("<line class=\"ideal\" x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\"/>\n", kLeft,
@@ -158,6 +173,7 @@ std::string scaling_chart(const ScalingCurve& c) {
   s += curve(c.efficiency, "series", "candidate");
   for (std::size_t i = 0; i < c.scales.size(); ++i)
     s += x_label(f.x(static_cast<double>(i)), std::to_string(c.scales[i]));
+  s += legend({{"series", "candidate"}, {"baseline", "baseline"}, {"ideal", "ideal (1.0)"}});
   return s + "</svg>\n";
 }
 
@@ -186,6 +202,7 @@ std::string step_chart(const std::vector<StepDecomposition>& steps) {
     s += segment(x, exposed_top, st.step, "other", "rest of step");
     s += x_label(x + bar / 2, std::to_string(st.scale)) + "\n";
   }
+  s += legend({{"bar compute", "compute"}, {"bar exposed", "exposed communication"}, {"bar other", "rest of step"}});
   return s + "</svg>\n";
 }
 

@@ -1,0 +1,72 @@
+#include "gate_blocks.hpp"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "perfgate/core/document.hpp"
+#include "perfgate/core/error.hpp"
+#include "perfgate/core/process.hpp"
+
+namespace perfgate::cli {
+
+BuildUnderTest build_from_flag(const std::string& flag, const std::string& path,
+                               const std::filesystem::path& self) {
+  if (::access(path.c_str(), X_OK) != 0 || std::filesystem::is_directory(path))
+    throw InputError(fmt::format("{}: '{}' is not an executable file", flag, path));
+  const auto absolute = std::filesystem::absolute(path);
+  if (absolute.filename().string().find("perfgate-microbench") != std::string::npos)
+    return {self, {{"PERFGATE_MICROBENCH", absolute.string()}}};
+  return {absolute, {}};
+}
+
+std::vector<std::string> suite_command(const std::filesystem::path& perfgate, const SuiteInvocation& how,
+                                       const std::filesystem::path& output) {
+  std::vector<std::string> argv{perfgate.string(), "run", "--suite", how.suite, "--trigger", "premerge",
+                                "--no-store", "--output", output.string()};
+  if (!how.filter.empty()) {
+    argv.push_back("--filter");
+    argv.push_back(how.filter);
+  }
+  argv.insert(argv.end(), how.extra_args.begin(), how.extra_args.end());
+  return argv;
+}
+
+namespace {
+
+Run run_block(const BuildUnderTest& build, const SuiteInvocation& how, const std::filesystem::path& output,
+              const std::string& what) {
+  ProcessOptions opts;
+  opts.extra_env = build.env;
+  opts.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(how.timeout);
+  opts.capture_stdout = true;
+  opts.capture_stderr = true;
+  std::filesystem::remove(output);  // a document left by an earlier gate must not pass for this one
+  const auto argv = suite_command(build.perfgate, how, output);
+  const ProcessResult r = run_process(argv, opts);
+  // Exit 1 from `run` can mean "some case failed": the document says which; use it if written.
+  if (!std::filesystem::exists(output)) {
+    std::string err = r.err.size() > 2000 ? r.err.substr(r.err.size() - 2000) : r.err;
+    throw ToolError(fmt::format("gate: {} ({}) {} and wrote no result document {}: {}", what,
+                                build.perfgate.string(), r.describe(), output.string(), err));
+  }
+  return read_document_file(output);
+}
+
+}  // namespace
+
+BlockRuns run_interleaved(const std::optional<BuildUnderTest>& baseline, const BuildUnderTest& candidate,
+                          const SuiteInvocation& how, int blocks, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  BlockRuns out;
+  for (int b = 1; b <= blocks; ++b) {
+    if (baseline)
+      out.baseline.push_back(run_block(*baseline, how, dir / fmt::format("baseline-{}.json", b),
+                                       fmt::format("baseline block {}", b)));
+    out.candidate.push_back(run_block(candidate, how, dir / fmt::format("candidate-{}.json", b),
+                                      fmt::format("candidate block {}", b)));
+  }
+  return out;
+}
+
+}  // namespace perfgate::cli

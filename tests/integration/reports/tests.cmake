@@ -1,0 +1,1 @@
+perfgate_integration_test(reports_browser reports/browser.sh LABELS browser TIMEOUT 300)
