@@ -1,1 +1,2 @@
 perfgate_integration_test(reports_browser reports/browser.sh LABELS browser TIMEOUT 300)
+perfgate_integration_test(reports_gate reports/gate.sh LABELS gate TIMEOUT 600)

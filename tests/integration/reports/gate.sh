@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# perfgate gate end to end on a CPU family: two "builds" where the candidate is slower
+# (PERFGATE_TEST_SLOWDOWN, set only in the candidate's wrapper) → exit 1 and the regression in
+# the Markdown; identical builds → exit 0 and no REGRESSION row, over several repeats.
+source "$(dirname "$0")/../lib.sh"
+SUITE=(--suite smoke --blocks 3)
+
+# A slower build of the same code: the microbench test hook, for the softmax family only.
+printf '#!/bin/sh\nPERFGATE_TEST_SLOWDOWN=softmax:2 exec "%s" "$@"\n' "$PERFGATE" >"$WORK/slow-perfgate"
+chmod +x "$WORK/slow-perfgate"
+
+expect_exit 1 "$PERFGATE" gate "${SUITE[@]}" --filter softmax --baseline-bin "$PERFGATE" \
+  --candidate-bin "$WORK/slow-perfgate" --output-dir "$WORK/slow" --db "$WORK/absent.db"
+grep -qE '^\| \*\*REGRESSION\*\* \| softmax/' "$WORK/slow/report.md" || { cat "$WORK/slow/report.md"; fail "no regression row"; }
+expect_in out 'perfgate REGRESSION'
+xmllint --noout --schema "$TEST_DATA/reports/junit.xsd" "$WORK/slow/junit.xml"
+grep -q '<failure message="REGRESSION: +' "$WORK/slow/junit.xml" || fail "no JUnit failure with numbers"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"]=="REGRESSION", d["status"]' "$WORK/slow/report.json"
+[ "$(ls "$WORK/slow/runs" | wc -l)" -eq 6 ] || fail "expected 3 baseline + 3 candidate block documents"
+
+# Advisory: the same verdicts, exit 0.
+expect_exit 0 "$PERFGATE" gate "${SUITE[@]}" --filter softmax --baseline-bin "$PERFGATE" \
+  --candidate-bin "$WORK/slow-perfgate" --output-dir "$WORK/advisory" --db "$WORK/absent.db" --advisory
+grep -q 'REGRESSION' "$WORK/advisory/report.md" || fail "advisory report lost the regression"
+expect_in err 'advisory mode: exit 1 reported as 0'
+
+# Identical builds: no regression, repeatedly.
+for i in 1 2 3; do
+  expect_exit 0 "$PERFGATE" gate "${SUITE[@]}" --filter 'softmax|rmsnorm' --baseline-bin "$PERFGATE" \
+    --output-dir "$WORK/same-$i" --db "$WORK/absent.db"
+  ! grep -q 'REGRESSION' "$WORK/same-$i/report.md" || { cat "$WORK/same-$i/report.md"; fail "identical builds: REGRESSION (repeat $i)"; }
+done
+
+# Usage errors: exit 2, one line naming the input, no report written.
+expect_exit 2 "$PERFGATE" gate --baseline-bin "$WORK/nope" --output-dir "$WORK/bad" --db "$WORK/absent.db"
+expect_in err "--baseline-bin: '$WORK/nope' is not an executable file"
+[ ! -e "$WORK/bad" ] || fail "a failed gate left $WORK/bad behind"
+expect_exit 2 "$PERFGATE" gate --format markdown,pdf --baseline-bin "$PERFGATE" --output-dir "$WORK/bad"
+expect_in err "unknown format 'pdf'"
+# No baseline build and no store: the store cannot be opened read-only.
+expect_exit 2 "$PERFGATE" gate --filter softmax --suite smoke --output-dir "$WORK/bad" --db "$WORK/absent.db"
+[ ! -e "$WORK/absent.db" ] || fail "a read-only gate created the store"
+
+# Against the store's baseline (store opened read-only): the slower candidate regresses.
+"$PERFGATE" run --suite smoke --filter softmax --db "$WORK/store.db" --trigger nightly >/dev/null 2>&1
+"$PERFGATE" baseline --db "$WORK/store.db" set premerge --run latest >/dev/null
+before=$(sha256sum "$WORK/store.db")
+expect_exit 1 "$PERFGATE" gate --suite smoke --filter softmax --blocks 2 --candidate-bin "$WORK/slow-perfgate" \
+  --db "$WORK/store.db" --output-dir "$WORK/store-gate"
+grep -qE '^\| \*\*REGRESSION\*\* \| softmax/' "$WORK/store-gate/report.md" || fail "no regression against the store"
+[ "$before" = "$(sha256sum "$WORK/store.db")" ] || fail "the gate changed the store"
