@@ -1,2 +1,3 @@
 perfgate_integration_test(reports_browser reports/browser.sh LABELS browser TIMEOUT 300)
 perfgate_integration_test(reports_gate reports/gate.sh LABELS gate TIMEOUT 600)
+perfgate_integration_test(reports_nightly reports/nightly.sh LABELS gate TIMEOUT 600)
