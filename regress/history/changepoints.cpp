@@ -46,9 +46,11 @@ class Segmenter {
     std::optional<std::size_t> at = significant_split(ranks, begin, min_left, min_right);
     // A step among the newest points is a short tail that the scan over all splits dilutes:
     // test the tail positions on their own (the permutation search is restricted the same way).
-    if (!at && newest) {
-      const std::size_t longest_tail = config_.min_segment + config_.confirm;
-      if (ranks.size() >= min_left + longest_tail) at = significant_split(ranks, begin, ranks.size() - longest_tail, min_right);
+    // Only tails shorter than min_segment: longer ones were in the full scan already.
+    if (!at && newest && config_.min_segment > min_right) {
+      const std::size_t longest_tail = config_.min_segment - 1;
+      if (ranks.size() >= min_left + longest_tail)
+        at = significant_split(ranks, begin, ranks.size() - longest_tail, min_right);
     }
     if (!at) return;
     split(begin, begin + *at);

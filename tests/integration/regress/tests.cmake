@@ -1,0 +1,5 @@
+perfgate_integration_test(regress_compare_files regress/compare_files.sh TIMEOUT 120)
+perfgate_integration_test(regress_compare_store regress/compare_store.sh TIMEOUT 120)
+perfgate_integration_test(regress_detect_store regress/detect_store.sh TIMEOUT 120)
+add_test(NAME regress_eval_quick COMMAND perfgate_eval --quick --check)
+set_tests_properties(regress_eval_quick PROPERTIES LABELS "integration;slow" TIMEOUT 600)
