@@ -18,10 +18,15 @@ grep -q '<failure message="REGRESSION: +' "$WORK/slow/junit.xml" || fail "no JUn
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"]=="REGRESSION", d["status"]' "$WORK/slow/report.json"
 [ "$(ls "$WORK/slow/runs" | wc -l)" -eq 6 ] || fail "expected 3 baseline + 3 candidate block documents"
 
-# Advisory: the same verdicts, exit 0.
-expect_exit 0 "$PERFGATE" gate "${SUITE[@]}" --filter softmax --baseline-bin "$PERFGATE" \
-  --candidate-bin "$WORK/slow-perfgate" --output-dir "$WORK/advisory" --db "$WORK/absent.db" --advisory
+# Advisory, through scripts/premerge as CI calls it: the same verdicts, exit 0, and the
+# Markdown appended to the job summary.
+export GITHUB_STEP_SUMMARY="$WORK/summary.md"
+expect_exit 0 "$SOURCE_DIR/scripts/premerge" --perfgate "$PERFGATE" --out "$WORK/advisory" --advisory -- \
+  "${SUITE[@]}" --filter softmax --baseline-bin "$PERFGATE" --candidate-bin "$WORK/slow-perfgate" \
+  --db "$WORK/absent.db"
+unset GITHUB_STEP_SUMMARY
 grep -q 'REGRESSION' "$WORK/advisory/report.md" || fail "advisory report lost the regression"
+cmp -s "$WORK/advisory/report.md" "$WORK/summary.md" || fail "the job summary is not the gate's Markdown"
 expect_in err 'advisory mode: exit 1 reported as 0'
 
 # Identical builds: no regression, repeatedly.

@@ -4,7 +4,7 @@
 # writes an HTML report with history charts and a valid JUnit file.
 source "$(dirname "$0")/../lib.sh"
 NIGHTLY=("$SOURCE_DIR/scripts/nightly" --db "$WORK/store.db" --suite smoke --filter softmax)
-printf '#!/bin/sh\nPERFGATE_TEST_SLOWDOWN=softmax:2 exec "%s" "$@"\n' "$PERFGATE" >"$WORK/slow-perfgate"
+printf '#!/bin/sh\nPERFGATE_TEST_SLOWDOWN=softmax:5 exec "%s" "$@"\n' "$PERFGATE" >"$WORK/slow-perfgate"
 chmod +x "$WORK/slow-perfgate"
 baseline_run() { "$PERFGATE" baseline --db "$WORK/store.db" show nightly | grep -oE '[0-9a-f]{8}-[0-9a-f-]{27}' | head -1; }
 uuid_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["perfgate"]["run"]["uuid"])' "$1"; }
