@@ -3,3 +3,8 @@ if(TARGET perfgate_device_check)
   set_property(TEST cuda_device_check APPEND PROPERTY ENVIRONMENT
     "PERFGATE_DEVICE_CHECK=$<TARGET_FILE:perfgate_device_check>")
 endif()
+if(TARGET perfgate_mb_cuda AND TARGET perfgate-microbench)
+  perfgate_integration_test(cuda_registry_backend cuda/registry_backend.sh LABELS cuda TIMEOUT 600)
+  set_property(TEST cuda_registry_backend APPEND PROPERTY ENVIRONMENT
+    "PERFGATE_DEVICE_CHECK=$<TARGET_FILE:perfgate_device_check>")
+endif()
