@@ -43,6 +43,7 @@ Result run_case_isolated(const std::filesystem::path& runner, const microbench::
   std::filesystem::remove(scratch);
   ProcessOptions opts;
   opts.timeout = limit;
+  const auto t0 = std::chrono::steady_clock::now();
   const auto proc = run_process(
       {runner.string(), "--case-json", microbench::to_json(request).dump(), "--output", scratch.string()},
       opts);
@@ -58,7 +59,10 @@ Result run_case_isolated(const std::filesystem::path& runner, const microbench::
   std::filesystem::remove(scratch);
   if (child.results.size() != 1)
     return outcome(request, ResultStatus::error, "measuring process wrote no result");
-  return std::move(child.results.front());
+  Result r = std::move(child.results.front());
+  // Wall time of the whole child, for the harness-efficiency figure (docs/suites.md).
+  r.extra["process_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
 }
 
 }  // namespace perfgate::cli

@@ -1,5 +1,6 @@
 #include "perfgate/microbench/execute.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <exception>
 
@@ -95,6 +96,7 @@ Result execute_case(const CaseRequest& request, const Registry& registry) {
     return failed(r, ResultStatus::skipped,
                   fmt::format("no {} implementation '{}' of {}", request.backend, request.variant,
                               request.family));
+  const auto t0 = std::chrono::steady_clock::now();
   try {
     const CaseParams params(request.params);
     Rng rng(request.seed);
@@ -109,6 +111,8 @@ Result execute_case(const CaseRequest& request, const Registry& registry) {
     r.extra["check"] = {{"rel_error", check.rel_error}, {"bound", bound}};
     if (!check.passed) return failed(r, ResultStatus::error, check.message);
 
+    // Problem, reference and check: the part of a case that is not warm-up or samples.
+    const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const Measurement m = measure(*instance, request.policy, request.slowdown);
     r.samples = m.samples_ns;
     r.summary = summarize(r.samples);
@@ -120,7 +124,7 @@ Result execute_case(const CaseRequest& request, const Registry& registry) {
                            {"gbps", median_s > 0 ? w.bytes / median_s / 1e9 : 0.0}};
     r.extra["sampling"] = {{"batch", m.batch},        {"warmup_s", m.warmup_s},
                            {"sampled_s", m.sampled_s}, {"rel_ci", m.rel_ci},
-                           {"stop", to_string(m.stop)}};
+                           {"stop", to_string(m.stop)}, {"setup_s", setup_s}};
     if (request.slowdown != 1) r.extra["sampling"]["test_slowdown"] = request.slowdown;
     return r;
   } catch (const std::exception& e) {
