@@ -16,6 +16,7 @@ Communicator::Communicator() {
   MPI_Get_processor_name(name, &length);
   host_.assign(name, static_cast<std::size_t>(length));
   const LaunchPlace place = read_launch_place(process_environment());
+  launcher_node_ = place.node.value_or(-1);
   if (place.local_rank) {
     local_rank_ = *place.local_rank;
   } else {

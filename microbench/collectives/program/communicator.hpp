@@ -16,6 +16,7 @@ class Communicator {
   MPI_Comm comm() const { return MPI_COMM_WORLD; }
   const std::string& host() const { return host_; }
   int local_rank() const { return local_rank_; }
+  int launcher_node() const { return launcher_node_; }  // SLURM_NODEID, or -1
 
   void barrier() const;
   // Rank 0 receives one value per rank (in rank order); other ranks get an empty vector.
@@ -26,7 +27,7 @@ class Communicator {
   std::size_t sum(std::size_t value) const;
 
  private:
-  int rank_ = 0, size_ = 1, local_rank_ = 0;
+  int rank_ = 0, size_ = 1, local_rank_ = 0, launcher_node_ = -1;
   std::string host_;
 };
 

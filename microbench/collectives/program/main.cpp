@@ -82,7 +82,7 @@ int run(int argc, char** argv, const pc::Communicator& comm) {
   std::unique_ptr<pc::Backend> backend = choose_backend(options, comm);
   const pc::RankDescription me = backend->describe();
   pc::RunDocument document(options, backend->name(), pc::collect_places(comm, me.device), backend->name() == "nccl",
-                           comm.rank() == 0 ? backend->fingerprint_keys() : std::map<std::string, std::string>{});
+                           comm.rank() == 0, backend->fingerprint_keys());
   pc::Watchdog watchdog(options.timeout_s, [&] { on_timeout(*backend, comm, document, options); });
   pc::ModeContext ctx{options, *backend, comm, watchdog, document};
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -28,20 +29,21 @@ std::string mpi_library_version() {
 }  // namespace
 
 std::vector<RankPlace> collect_places(const Communicator& comm, int device) {
-  const std::string mine = fmt::format("{} {} {} {}", comm.local_rank(), device, ::getpid(), comm.host());
+  const std::string mine =
+      fmt::format("{} {} {} {} {}", comm.local_rank(), device, ::getpid(), comm.launcher_node(), comm.host());
   std::vector<RankPlace> places;
   std::vector<std::string> hosts_seen;
   int rank = 0;
   for (const std::string& line : comm.all_gather(mine)) {
     RankPlace p;
     p.rank = rank++;
-    std::size_t a = line.find(' '), b = line.find(' ', a + 1), c = line.find(' ', b + 1);
-    p.local_rank = std::stoi(line.substr(0, a));
-    p.device = std::stoi(line.substr(a + 1, b - a - 1));
-    p.pid = std::stoi(line.substr(b + 1, c - b - 1));
-    p.host = line.substr(c + 1);
+    std::istringstream fields(line);
+    int launcher_node = -1;
+    fields >> p.local_rank >> p.device >> p.pid >> launcher_node >> std::ws;
+    std::getline(fields, p.host);
+    // The launcher's node index where it gives one (srun), else the order of first appearance.
     auto it = std::find(hosts_seen.begin(), hosts_seen.end(), p.host);
-    p.node = static_cast<int>(it - hosts_seen.begin());
+    p.node = launcher_node >= 0 ? launcher_node : static_cast<int>(it - hosts_seen.begin());
     if (it == hosts_seen.end()) hosts_seen.push_back(p.host);
     places.push_back(p);
   }
@@ -49,7 +51,7 @@ std::vector<RankPlace> collect_places(const Communicator& comm, int device) {
 }
 
 RunDocument::RunDocument(const Options& options, const std::string& backend, std::vector<RankPlace> places,
-                         bool gpus, const std::map<std::string, std::string>& backend_keys)
+                         bool gpus, bool writer, const std::map<std::string, std::string>& backend_keys)
     : places_(std::move(places)) {
   std::map<int, int> ranks_per_node;
   for (const RankPlace& p : places_) ++ranks_per_node[p.node];
@@ -63,8 +65,10 @@ RunDocument::RunDocument(const Options& options, const std::string& backend, std
   run_.labels = options.labels;
   run_.labels["backend"] = backend;
   run_.labels["mode"] = mode_name(options.mode);
-  run_.fingerprint = collect_fingerprint(this_build());
-  merge_keys(run_.fingerprint, backend_keys, {{"mpi.library", mpi_library_version()}});
+  if (writer) {
+    run_.fingerprint = collect_fingerprint(this_build());
+    merge_keys(run_.fingerprint, backend_keys, {{"mpi.library", mpi_library_version()}});
+  }
 
   nlohmann::json ranks = nlohmann::json::array();
   for (const RankPlace& p : places_) {

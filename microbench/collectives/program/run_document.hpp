@@ -21,9 +21,10 @@ struct RankPlace {
 
 class RunDocument {
  public:
-  // `places`: every rank's place (rank order); `gpus`: whether the backend runs on GPUs.
+  // `places`: every rank's place (rank order); `gpus`: whether the backend runs on GPUs;
+  // `writer`: this rank writes the document (only the writer collects the fingerprint).
   RunDocument(const Options& options, const std::string& backend, std::vector<RankPlace> places, bool gpus,
-              const std::map<std::string, std::string>& backend_keys);
+              bool writer, const std::map<std::string, std::string>& backend_keys);
 
   const Scale& scale() const { return scale_; }
   const std::vector<RankPlace>& places() const { return places_; }

@@ -1,4 +1,5 @@
 // sweep mode: collectives × datatypes × ops × sizes, out-of-place and in-place, as nccl-tests.
+#include <algorithm>
 #include <cstdio>
 #include <numeric>
 

@@ -28,7 +28,6 @@ void Watchdog::watch() {
     wake_.wait_for(lock, std::chrono::milliseconds(20));
     const Clock::rep deadline = deadline_;
     if (deadline != 0 && Clock::now().time_since_epoch().count() > deadline) {
-      fired_ = true;
       on_timeout_();
       return;
     }

@@ -23,7 +23,6 @@ class Watchdog {
   void arm();     // the deadline is now + timeout
   void disarm();
   double timeout_s() const { return timeout_s_; }
-  bool fired() const { return fired_; }
 
  private:
   void watch();
@@ -32,7 +31,6 @@ class Watchdog {
   std::function<void()> on_timeout_;
   std::atomic<Clock::rep> deadline_{0};  // 0: disarmed
   std::atomic<bool> stop_{false};
-  std::atomic<bool> fired_{false};
   std::mutex mutex_;
   std::condition_variable wake_;
   std::thread thread_;
