@@ -121,7 +121,7 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
   validate(s);
   if (p != Precision::bf16 && p != Precision::f16) throw InputError("cuDNN SDPA: precision must be bf16 or f16");
   if (s.causal)
-    throw ToolError("cuDNN SDPA: causal masks need the SDPA diagonal-band subgraph, absent from the cuDNN " +
+    throw Unsupported("cuDNN SDPA: causal masks need the SDPA diagonal-band subgraph, absent from the cuDNN " +
                     std::string(CUDNN_MAJOR == 9 ? "9.x" : "") + " headers this was built with");
   Graph& g = *graph_;
   PERFGATE_CUDNN_CHECK(cudnnCreate(&g.handle));
@@ -141,9 +141,14 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
                     {s.heads * s.seq_q, s.seq_q, 1, 1});
   };
   cudnnBackendDescriptor_t scale = g.tensor(scale_uid, CUDNN_DATA_FLOAT, {1, 1, 1, 1}, {1, 1, 1, 1}, true);
+  const auto op_type =
+      d == Direction::forward ? CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR : CUDNN_BACKEND_OPERATION_SDPA_BWD_DESCRIPTOR;
   cudnnBackendDescriptor_t op = nullptr;
+  if (const cudnnStatus_t st = cudnnBackendCreateDescriptor(op_type, &op); st != CUDNN_STATUS_SUCCESS)
+    throw Unsupported("cuDNN " + version() + " has no SDPA " + (d == Direction::forward ? "forward" : "backward") +
+                      " backend operation (" + cudnnGetErrorString(st) + ")");
+  g.owned.push_back(op);
   if (d == Direction::forward) {
-    op = g.create(CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR);
     Graph::link(op, CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC, q_like(q_uid));
     Graph::link(op, CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC, kv_like(k_uid));
     Graph::link(op, CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC, kv_like(v_uid));
@@ -152,7 +157,6 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
     Graph::link(op, CUDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC, scale);
     g.with_stats = true;
   } else {
-    op = g.create(CUDNN_BACKEND_OPERATION_SDPA_BWD_DESCRIPTOR);
     Graph::link(op, CUDNN_ATTR_OPERATION_SDPA_BWD_QDESC, q_like(q_uid));
     Graph::link(op, CUDNN_ATTR_OPERATION_SDPA_BWD_KDESC, kv_like(k_uid));
     Graph::link(op, CUDNN_ATTR_OPERATION_SDPA_BWD_VDESC, kv_like(v_uid));

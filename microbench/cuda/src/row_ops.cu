@@ -1,5 +1,7 @@
 // Row-wise operators (RMSNorm, LayerNorm with residual, softmax): one block per row, the row
 // held in registers between the reduction and the write, 128-bit accesses throughout.
+#include <algorithm>
+
 #include "dispatch.cuh"
 #include "perfgate/cuda/check.hpp"
 #include "perfgate/cuda/fused_ops.hpp"
@@ -9,29 +11,41 @@ namespace perfgate::cuda {
 namespace kernels {
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int kMaxVecs = 8;  // per thread: rows up to 2048 vectors
+constexpr int kMaxThreads = 1024;
+constexpr int kMaxVecs = 4;  // per thread; few enough registers for full occupancy
+
+// Just enough warps to hold the row in registers at kMaxVecs vectors per thread.
+unsigned row_threads(std::int64_t vecs) {
+  const std::int64_t threads = (vecs + kMaxVecs - 1) / kMaxVecs;
+  return unsigned(std::max<std::int64_t>(32, (threads + 31) / 32 * 32));
+}
 
 template <class T>
-__global__ void __launch_bounds__(kThreads) norm_residual_kernel(NormArgs a, bool layernorm) {
+__global__ void __launch_bounds__(kMaxThreads) norm_residual_kernel(NormArgs a, bool layernorm) {
   using V = Vec<T>;
   const std::int64_t row = blockIdx.x;
   const int vecs = int(a.shape.hidden / V::width);
   const T* x = static_cast<const T*>(a.x) + row * a.shape.hidden;
   const T* r = a.residual ? static_cast<const T*>(a.residual) + row * a.shape.hidden : nullptr;
   T* h_out = a.residual_out ? static_cast<T*>(a.residual_out) + row * a.shape.hidden : nullptr;
-  V h[kMaxVecs];
+  V h[kMaxVecs], rv[kMaxVecs];
   float sum = 0, sq = 0;
+  // Every load issued before the first use: several 128-bit requests in flight per thread.
 #pragma unroll
   for (int i = 0; i < kMaxVecs; ++i) {
-    const int vi = threadIdx.x + i * kThreads;
-    if (vi >= vecs) break;
-    h[i].load(x + vi * V::width);
-    if (r) {
-      V rv;
-      rv.load(r + vi * V::width);
+    const int vi = threadIdx.x + i * int(blockDim.x);
+    if (vi < vecs) {
+      h[i].load(x + vi * V::width);
+      if (r) rv[i].load(r + vi * V::width);
+    }
+  }
 #pragma unroll
-      for (int j = 0; j < V::width; ++j) h[i].v[j] += rv.v[j];
+  for (int i = 0; i < kMaxVecs; ++i) {
+    const int vi = threadIdx.x + i * int(blockDim.x);
+    if (vi >= vecs) break;
+    if (r) {
+#pragma unroll
+      for (int j = 0; j < V::width; ++j) h[i].v[j] += rv[i].v[j];
     }
 #pragma unroll
     for (int j = 0; j < V::width; ++j) {
@@ -49,7 +63,7 @@ __global__ void __launch_bounds__(kThreads) norm_residual_kernel(NormArgs a, boo
     float centred = 0;
 #pragma unroll
     for (int i = 0; i < kMaxVecs; ++i) {
-      const int vi = threadIdx.x + i * kThreads;
+      const int vi = threadIdx.x + i * int(blockDim.x);
       if (vi >= vecs) break;
 #pragma unroll
       for (int j = 0; j < V::width; ++j) centred += (h[i].v[j] - mean) * (h[i].v[j] - mean);
@@ -61,7 +75,7 @@ __global__ void __launch_bounds__(kThreads) norm_residual_kernel(NormArgs a, boo
   T* y = static_cast<T*>(a.y) + row * a.shape.hidden;
 #pragma unroll
   for (int i = 0; i < kMaxVecs; ++i) {
-    const int vi = threadIdx.x + i * kThreads;
+    const int vi = threadIdx.x + i * int(blockDim.x);
     if (vi >= vecs) break;
     V w, b;
     w.load(static_cast<const T*>(a.weight) + vi * V::width);
@@ -88,7 +102,7 @@ __global__ void add_kernel(const T* x, const T* r, T* out, std::int64_t vecs) {
 }
 
 template <class T>
-__global__ void __launch_bounds__(kThreads) softmax_kernel(const T* x, T* y, std::int64_t cols) {
+__global__ void __launch_bounds__(kMaxThreads) softmax_kernel(const T* x, T* y, std::int64_t cols) {
   using V = Vec<T>;
   const int vecs = int(cols / V::width);
   x += blockIdx.x * cols;
@@ -97,9 +111,13 @@ __global__ void __launch_bounds__(kThreads) softmax_kernel(const T* x, T* y, std
   float m = -INFINITY;
 #pragma unroll
   for (int i = 0; i < kMaxVecs; ++i) {
-    const int vi = threadIdx.x + i * kThreads;
+    const int vi = threadIdx.x + i * int(blockDim.x);
+    if (vi < vecs) v[i].load(x + vi * V::width);
+  }
+#pragma unroll
+  for (int i = 0; i < kMaxVecs; ++i) {
+    const int vi = threadIdx.x + i * int(blockDim.x);
     if (vi >= vecs) break;
-    v[i].load(x + vi * V::width);
 #pragma unroll
     for (int j = 0; j < V::width; ++j) m = fmaxf(m, v[i].v[j]);
   }
@@ -107,7 +125,7 @@ __global__ void __launch_bounds__(kThreads) softmax_kernel(const T* x, T* y, std
   float s = 0;
 #pragma unroll
   for (int i = 0; i < kMaxVecs; ++i) {
-    const int vi = threadIdx.x + i * kThreads;
+    const int vi = threadIdx.x + i * int(blockDim.x);
     if (vi >= vecs) break;
 #pragma unroll
     for (int j = 0; j < V::width; ++j) {
@@ -118,7 +136,7 @@ __global__ void __launch_bounds__(kThreads) softmax_kernel(const T* x, T* y, std
   const float inv = 1.0f / block_reduce<false>(s);
 #pragma unroll
   for (int i = 0; i < kMaxVecs; ++i) {
-    const int vi = threadIdx.x + i * kThreads;
+    const int vi = threadIdx.x + i * int(blockDim.x);
     if (vi >= vecs) break;
 #pragma unroll
     for (int j = 0; j < V::width; ++j) v[i].v[j] *= inv;
@@ -212,7 +230,7 @@ void norm(Precision p, const NormArgs& a, bool layernorm, bool fused, cudaStream
       k.residual = nullptr;
       k.residual_out = nullptr;
     }
-    norm_residual_kernel<T><<<unsigned(a.shape.rows), kThreads, 0, s>>>(k, layernorm);
+    norm_residual_kernel<T><<<unsigned(a.shape.rows), row_threads(a.shape.hidden / Vec<T>::width), 0, s>>>(k, layernorm);
     PERFGATE_CHECK_LAUNCH("norm_residual_kernel");
   });
 }
@@ -227,9 +245,9 @@ void validate_row_shape(RowShape s, Precision p) {
   if (s.hidden % width != 0)
     throw InputError("cuda row operator: hidden (" + std::to_string(s.hidden) + ") must be a multiple of " +
                      std::to_string(width) + " for 128-bit access in " + to_string(p));
-  if (s.hidden / width > kernels::kThreads * kernels::kMaxVecs)
+  if (s.hidden / width > kernels::kMaxThreads * kernels::kMaxVecs)
     throw InputError("cuda row operator: hidden (" + std::to_string(s.hidden) + ") exceeds " +
-                     std::to_string(kernels::kThreads * kernels::kMaxVecs * width) + " elements in " + to_string(p));
+                     std::to_string(kernels::kMaxThreads * kernels::kMaxVecs * width) + " elements in " + to_string(p));
 }
 
 void rmsnorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s) { kernels::norm(p, a, false, true, s); }
@@ -243,7 +261,7 @@ void softmax_fused(Precision p, const void* x, void* y, RowShape shape, cudaStre
   validate_row_shape(shape, p);
   kernels::dispatch_storage(p, [&](auto tag) {
     using T = decltype(tag);
-    kernels::softmax_kernel<T><<<unsigned(shape.rows), kernels::kThreads, 0, s>>>(static_cast<const T*>(x),
+    kernels::softmax_kernel<T><<<unsigned(shape.rows), kernels::row_threads(shape.hidden / kernels::Vec<T>::width), 0, s>>>(static_cast<const T*>(x),
                                                                                  static_cast<T*>(y), shape.hidden);
     PERFGATE_CHECK_LAUNCH("softmax_kernel");
   });

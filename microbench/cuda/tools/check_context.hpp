@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/cuda/check.hpp"
 #include "perfgate/cuda/gpu_timer.hpp"
 #include "perfgate/cuda/nvml_probe.hpp"
 #include "perfgate/cuda/traffic_model.hpp"
@@ -81,6 +82,10 @@ template <class F>
 void guarded(Context& ctx, Row row, F&& body) {
   try {
     body();
+  } catch (const Unsupported& e) {
+    row.mode = "-";
+    row.check = std::string("skip: ") + e.what();
+    ctx.add(row);
   } catch (const std::exception& e) {
     row.check = std::string("FAIL: ") + e.what();
     row.failed = true;

@@ -10,10 +10,10 @@ using namespace perfgate::cuda;
 
 TEST_CASE("row operators need 128-bit vectors that fit one block's registers") {
   CHECK_NOTHROW(validate_row_shape({32768, 8192}, Precision::bf16));
-  CHECK_NOTHROW(validate_row_shape({1, 16384}, Precision::bf16));
+  CHECK_NOTHROW(validate_row_shape({1, 32768}, Precision::bf16));
   CHECK_THROWS_WITH(validate_row_shape({4, 1001}, Precision::bf16), Catch::Contains("multiple of 8"));
   CHECK_THROWS_WITH(validate_row_shape({4, 6}, Precision::f32), Catch::Contains("multiple of 4"));
-  CHECK_THROWS_WITH(validate_row_shape({4, 32768}, Precision::bf16), Catch::Contains("exceeds"));
+  CHECK_THROWS_WITH(validate_row_shape({4, 65536}, Precision::bf16), Catch::Contains("exceeds"));
   CHECK_THROWS_AS(validate_row_shape({0, 8}, Precision::bf16), perfgate::InputError);
 }
 

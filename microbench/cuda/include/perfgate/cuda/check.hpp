@@ -7,6 +7,12 @@
 
 namespace perfgate::cuda {
 
+// This GPU or this library version cannot run the case at all (reported as skipped, not failed).
+class Unsupported : public ToolError {
+ public:
+  using ToolError::ToolError;
+};
+
 [[noreturn]] void throw_cuda_error(int code, const char* call, const char* file, int line);
 [[noreturn]] void throw_cublas_error(int code, const char* call, const char* file, int line);
 [[noreturn]] void throw_cudnn_error(int code, const char* call, const char* file, int line);
