@@ -62,6 +62,12 @@ int severity(VerdictKind k) {
   return 9;
 }
 
+// Within one verdict kind, the biggest change for the worse comes first.
+double worse_first_key(const VerdictRecord& v) {
+  const bool higher_better = v.details.value("direction", "") == to_string(Direction::higher_is_better);
+  return detail::worse_ratio(v.ratio.value_or(1), higher_better ? Direction::higher_is_better : Direction::lower_is_better);
+}
+
 std::vector<std::string> differing_fingerprint_keys(const std::vector<Run>& baseline, const Run& candidate,
                                                     const std::vector<std::string>& ignored) {
   std::set<std::string> keys;
@@ -206,7 +212,7 @@ Comparison compare_runs(const std::vector<Run>& baseline, const Run& candidate,
 
   std::stable_sort(out.verdicts.begin(), out.verdicts.end(), [](const VerdictRecord& a, const VerdictRecord& b) {
     if (severity(a.kind) != severity(b.kind)) return severity(a.kind) < severity(b.kind);
-    return a.ratio.value_or(1) > b.ratio.value_or(1);
+    return worse_first_key(a) > worse_first_key(b);
   });
   for (const VerdictRecord& v : out.verdicts) ++out.counts[v.kind];
   return out;
