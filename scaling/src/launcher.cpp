@@ -40,7 +40,8 @@ LaunchOutcome outcome_from_process(const ProcessResult& r, const LaunchRequest& 
   LaunchOutcome out;
   out.log_tail = tail_lines(r.out + r.err, 20);
   if (!r.ok()) {
-    out.failure = r.describe();
+    const std::string last = tail_lines(r.err.empty() ? r.out : r.err, 1);
+    out.failure = r.describe() + (last.empty() ? "" : ": " + last.substr(0, last.find_last_not_of("\n") + 1));
   } else if (!std::filesystem::exists(req.document)) {
     out.failure = fmt::format("finished without writing {}", req.document.string());
   } else {

@@ -1,6 +1,7 @@
 #include "perfgate/scaling/workload.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include <fmt/format.h>
@@ -193,11 +194,22 @@ PointMeasure read_step_proxy(const Run& doc, const std::string& source) {
   m.throughput_unit = "samples/s";
   m.per_rank_us = doubles(step.extra.value("per_rank_us", nlohmann::json()));
   m.straggler_ranks = ranks_of(step.extra.value("stragglers", nlohmann::json()));
+  // The decomposition comes from one repetition (the median step), so its parts add up:
+  // medians taken part by part would not.
+  const double median_step = median_of(step);
+  std::size_t rep = 0;
+  for (std::size_t i = 1; i < step.samples.size(); ++i)
+    if (std::abs(step.samples[i] - median_step) < std::abs(step.samples[rep] - median_step)) rep = i;
   m.decomposition = nlohmann::json::object();
-  for (const char* k : {"compute_time", "comm_time", "exposed_comm_time", "overlap_fraction", "mfu"})
-    m.decomposition[k] = median_of(need(metrics, k, source, family));
-  if (auto o = metrics.find("other_time"); o != metrics.end()) m.decomposition["other_time"] = median_of(*o->second);
-  m.decomposition["step_time"] = median_of(step);
+  for (const char* k : {"step_time", "compute_time", "comm_time", "exposed_comm_time", "other_time", "overlap_fraction", "mfu"}) {
+    auto it = metrics.find(k);
+    if (it == metrics.end()) {
+      if (std::string(k) == "other_time") continue;
+      need(metrics, k, source, family);
+    }
+    const Result& r = *it->second;
+    m.decomposition[k] = rep < r.samples.size() ? r.samples[rep] : median_of(r);
+  }
   return m;
 }
 

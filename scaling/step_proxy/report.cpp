@@ -58,7 +58,8 @@ Run build_report(const ProxyRunInfo& info, const std::vector<std::vector<StepTim
   }
   std::vector<double> sorted = own;
   std::sort(sorted.begin(), sorted.end());
-  const double median = sorted[sorted.size() / 2];
+  const std::size_t mid = sorted.size() / 2;
+  const double median = sorted.size() % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   nlohmann::json stragglers = nlohmann::json::array();
   for (std::size_t r = 0; r < ranks; ++r)
     if (own[r] > median * (1 + info.straggler_margin)) stragglers.push_back(static_cast<int>(r));
