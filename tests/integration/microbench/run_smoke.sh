@@ -19,7 +19,7 @@ res = pg["results"]
 statuses = {r["status"] for r in res}
 assert statuses == {"ok"}, statuses
 families = {r["family"] for r in res}
-assert len(families) == 10, families
+assert len(families) == 11, families
 assert all(len(r["samples"]) >= 5 for r in res)
 assert all(r["extra"]["counters"]["bytes"] > 0 for r in res)
 # Wall time against measured time (samples + warm-ups): the harness's efficiency, printed.

@@ -25,6 +25,13 @@ std::vector<Params> odd_shapes(const std::string& family, Rng& rng) {
         }
     return out;
   }
+  if (family == "attention_backward") {
+    std::vector<Params> out;
+    for (const char* causal : {"0", "1"})
+      out.push_back({{"b", n(1, 3)}, {"h", "4"}, {"hkv", "2"}, {"sq", "9"}, {"sk", n(9, 23)}, {"d", n(3, 17)},
+                     {"causal", causal}, {"dtype", "f32"}});
+    return out;
+  }
   if (family == "gemm") {
     std::vector<Params> out;
     for (const char* proj : {"qkv", "out", "up", "down"})

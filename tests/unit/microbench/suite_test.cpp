@@ -122,7 +122,7 @@ TEST_CASE("the shipped suites file parses and its smoke suite covers every famil
   const auto cases = plan_suite(find_suite(file, "smoke", "suites.toml"), PlanOptions{{"cpu"}, std::nullopt});
   std::set<std::string> families;
   for (const auto& c : cases) families.insert(c.family);
-  CHECK(families.size() == 10);
+  CHECK(families.size() == 11);
   CHECK(cases.size() < 60);
   CHECK(plan_suite(find_suite(file, "cpu-nightly", "suites.toml"), PlanOptions{{"cpu"}, std::nullopt}).size() > 20);
 }

@@ -26,6 +26,14 @@ struct AttentionProblem : Problem {
   DType output_dtype() const override { return dtype; }
 };
 
+// Attention backward (the reference path): given dO, the gradients dQ | dK | dV (concatenated,
+// in the layouts of Q, K, V); the KV gradients sum over the query heads of a group.
+struct AttentionBackwardProblem : AttentionProblem {
+  std::vector<float> dout;  // [total_q, h, d]
+  AttentionBackwardProblem(const CaseParams& p, Rng& rng);
+  std::vector<double> reference() const override;
+};
+
 // Cumulative query/key offsets of the b sequences (varlen lengths from a fixed seed).
 std::pair<std::vector<std::size_t>, std::vector<std::size_t>> attention_offsets(const CaseParams& p);
 

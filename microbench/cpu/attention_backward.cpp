@@ -1,0 +1,127 @@
+// Attention backward by materialised probabilities: the reference path of training. One
+// routine serves the double reference and the fp32 CPU implementation.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "perfgate/microbench/families/attention.hpp"
+
+namespace perfgate::microbench {
+
+AttentionBackwardProblem::AttentionBackwardProblem(const CaseParams& p, Rng& rng)
+    : AttentionProblem(p, rng), dout(stored(rng, dtype, q.size())) {}
+
+namespace {
+
+// dQ | dK | dV into `out` (zeroed here), computing in T. Per (sequence, head): S = scale·Q Kᵀ
+// (masked), P = softmax(S), dV += Pᵀ dO, dP = dO Vᵀ, dS = P ∘ (dP − rowsum(dO ∘ O)),
+// dQ = scale·dS K, dK += scale·dSᵀ Q.
+template <class T>
+void attention_backward(const AttentionBackwardProblem& pr, std::vector<T>& out, std::vector<T>& prob,
+                        std::vector<T>& grad) {
+  const std::size_t h = pr.h, hkv = pr.hkv, d = pr.d, group = h / hkv;
+  const std::size_t nq = pr.q.size(), nk = pr.k.size();
+  std::fill(out.begin(), out.end(), T(0));
+  T* dq = out.data();
+  T* dk = dq + nq;
+  T* dv = dk + nk;
+  const T sc = T(1) / std::sqrt(static_cast<T>(d));
+  std::vector<T> o(d);
+  for (std::size_t seq = 0; seq + 1 < pr.cu_q.size(); ++seq) {
+    const std::size_t lq = pr.cu_q[seq + 1] - pr.cu_q[seq], lk = pr.cu_k[seq + 1] - pr.cu_k[seq];
+    prob.assign(lq * lk, T(0));
+    grad.assign(lq * lk, T(0));
+    for (std::size_t head = 0; head < h; ++head) {
+      const std::size_t kvh = head / group;
+      auto qrow = [&](std::size_t i) { return &pr.q[((pr.cu_q[seq] + i) * h + head) * d]; };
+      auto orow = [&](std::size_t i) { return &pr.dout[((pr.cu_q[seq] + i) * h + head) * d]; };
+      auto kv = [&](std::size_t j) { return ((pr.cu_k[seq] + j) * hkv + kvh) * d; };
+      for (std::size_t i = 0; i < lq; ++i) {
+        const std::size_t visible = pr.causal ? std::min(lk, i + 1 + (lk - lq)) : lk;
+        T* p = &prob[i * lk];
+        T mx = -std::numeric_limits<T>::infinity();
+        for (std::size_t j = 0; j < visible; ++j) {
+          T dot = 0;
+          for (std::size_t c = 0; c < d; ++c) dot += T(qrow(i)[c]) * T(pr.k[kv(j) + c]);
+          mx = std::max(mx, p[j] = dot * sc);
+        }
+        T sum = 0;
+        for (std::size_t j = 0; j < visible; ++j) sum += (p[j] = std::exp(p[j] - mx));
+        for (std::size_t j = 0; j < visible; ++j) p[j] /= sum;
+        for (std::size_t j = visible; j < lk; ++j) p[j] = 0;
+        // O_i (recomputed) and D_i = dO_i · O_i.
+        std::fill(o.begin(), o.end(), T(0));
+        for (std::size_t j = 0; j < visible; ++j)
+          for (std::size_t c = 0; c < d; ++c) o[c] += p[j] * T(pr.v[kv(j) + c]);
+        T di = 0;
+        for (std::size_t c = 0; c < d; ++c) di += T(orow(i)[c]) * o[c];
+        T* g = &grad[i * lk];
+        for (std::size_t j = 0; j < visible; ++j) {
+          T dp = 0;
+          for (std::size_t c = 0; c < d; ++c) dp += T(orow(i)[c]) * T(pr.v[kv(j) + c]);
+          g[j] = p[j] * (dp - di);
+        }
+      }
+      for (std::size_t i = 0; i < lq; ++i)
+        for (std::size_t j = 0; j < lk; ++j) {
+          const T p = prob[i * lk + j], g = grad[i * lk + j] * sc;
+          T* dqi = &dq[((pr.cu_q[seq] + i) * h + head) * d];
+          for (std::size_t c = 0; c < d; ++c) {
+            dv[kv(j) + c] += p * T(orow(i)[c]);
+            dqi[c] += g * T(pr.k[kv(j) + c]);
+            dk[kv(j) + c] += g * T(qrow(i)[c]);
+          }
+        }
+    }
+  }
+}
+
+class AttentionBackwardCpu final : public HostInstance {
+ public:
+  explicit AttentionBackwardCpu(const AttentionBackwardProblem& p)
+      : HostInstance(p.q.size() + 2 * p.k.size()), p_(p) {}
+  void run() override {
+    attention_backward<float>(p_, out_, prob_, grad_);
+    for (auto& x : out_) x = round_to(p_.dtype, x);
+  }
+
+ private:
+  const AttentionBackwardProblem& p_;
+  std::vector<float> prob_, grad_;
+};
+
+}  // namespace
+
+std::vector<double> AttentionBackwardProblem::reference() const {
+  std::vector<double> out(q.size() + 2 * k.size()), prob, grad;
+  attention_backward<double>(*this, out, prob, grad);
+  return out;
+}
+
+PERFGATE_FAMILY(attention_backward, AttentionBackwardProblem) {
+  family.describe("attention backward (dQ, dK, dV) by materialised probabilities: the reference path")
+      .int_axis("b", {2})
+      .int_axis("h", {8})
+      .int_axis("hkv", {8, 2})
+      .int_axis("sq", {512})
+      .int_axis("sk", {512})
+      .int_axis("d", {64})
+      .bool_axis("causal")
+      .string_axis("dtype", {"f32"})
+      .filter([](const CaseParams& p) {
+        return p.integer("sq") <= p.integer("sk") && p.integer("h") % p.integer("hkv") == 0;
+      })
+      .workload([](const CaseParams& p) {
+        // FlashAttention convention: backward = 2.5 × forward FLOPs.
+        const Workload fwd = attention_workload(p);
+        const auto e = static_cast<double>(dtype_size(dtype_of(p)));
+        const auto nq = static_cast<double>(p.integer("b") * p.integer("sq") * p.integer("h") * p.integer("d"));
+        const auto nk = static_cast<double>(p.integer("b") * p.integer("sk") * p.integer("hkv") * p.integer("d"));
+        return Workload{2.5 * fwd.flops, (3 * nq + 4 * nk) * e};  // Q, dO, dQ; K, V, dK, dV
+      });
+}
+PERFGATE_IMPLEMENTATION(attention_backward, AttentionBackwardProblem, cpu, naive) {
+  return std::make_unique<AttentionBackwardCpu>(problem);
+}
+
+}  // namespace perfgate::microbench
