@@ -29,6 +29,7 @@ void run_buckets(ModeContext& ctx) {
     for (int rep = 0; rep < o.repetitions; ++rep) {
       const RankTiming mine = timed_loop(ctx.backend, ctx.comm, ctx.watchdog, buckets, {o.delay_rank, o.delay_us});
       m.sample_us.push_back(ctx.comm.max(mine.total_us * buckets));  // a step ends with its slowest rank
+      ctx.watchdog.disarm();
     }
     rows.push_back(m);
   }

@@ -36,7 +36,9 @@ void run_overlap(ModeContext& ctx) {
   compute_us(ctx.backend, 1);  // warm caches and thread start-up
 
   const Delay no_delay{};
-  const double comm_alone = ctx.comm.max(timed_loop(ctx.backend, ctx.comm, ctx.watchdog, o.iters, no_delay).total_us * o.iters);
+  const double comm_alone =
+      ctx.comm.max(timed_loop(ctx.backend, ctx.comm, ctx.watchdog, o.iters, no_delay).total_us * o.iters);
+  ctx.watchdog.disarm();
   const double one_gemm = ctx.comm.max(compute_us(ctx.backend, 1));
   // As many GEMMs as fill the communication time, so that either could hide the other.
   const int repeats = std::max(1, static_cast<int>(std::lround(comm_alone / std::max(one_gemm, 1e-3))));
@@ -48,8 +50,8 @@ void run_overlap(ModeContext& ctx) {
   ctx.backend.launch_compute(repeats);
   ctx.backend.run_loop(o.iters, [&] { ctx.watchdog.arm(); });
   ctx.backend.wait_compute();
-  ctx.watchdog.disarm();
   const double both = ctx.comm.max(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+  ctx.watchdog.disarm();
   ctx.document.set_current(std::nullopt);
 
   OverlapMeasurement m{ctx.backend.name(), current.bytes, o.gemm_n, compute_alone, comm_alone, both};

@@ -45,6 +45,7 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   for (int rep = 0; rep < o.repetitions; ++rep) {
     const RankTiming mine = timed_loop(ctx.backend, ctx.comm, ctx.watchdog, o.iters, {o.delay_rank, o.delay_us});
     const std::vector<RankTiming> all = gather_timings(ctx.comm, mine);
+    ctx.watchdog.disarm();
     if (ctx.comm.rank() != 0) continue;
     m.sample_us.push_back(shown_time(o.time_shown, all));
     const std::vector<double> own = own_times(all);

@@ -15,9 +15,10 @@ double micros(Clock::duration d) { return std::chrono::duration<double, std::mic
 std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog, const CaseShape& shape) {
   backend.refill();
   backend.run_loop(1, [&] { watchdog.arm(); });
-  watchdog.disarm();
   const std::vector<double> out = backend.output();
-  return comm.sum(count_wrong(shape, comm.rank(), out));
+  const std::size_t wrong = comm.sum(count_wrong(shape, comm.rank(), out));
+  watchdog.disarm();
+  return wrong;
 }
 
 void warm_up(Backend& backend, Watchdog& watchdog, int iters) {
@@ -29,6 +30,7 @@ RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watc
   const bool delayed = delay.rank == comm.rank() && delay.us > 0;
   const auto sleep = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::micro>(delay.us));
   Clock::duration pre{0};
+  watchdog.arm();  // a peer that never arrives hangs this barrier too
   comm.barrier();
   const Clock::time_point start = Clock::now();
   backend.run_loop(iters, [&] {
@@ -40,7 +42,6 @@ RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watc
     }
   });
   const Clock::time_point end = Clock::now();
-  watchdog.disarm();
   return {micros(end - start) / iters, micros(pre) / iters};
 }
 

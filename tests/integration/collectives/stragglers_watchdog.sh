@@ -49,4 +49,15 @@ assert "rank 0" in t["message"] and "1024 B" in t["message"], t["message"]
 assert run["metadata"]["collectives"]["timeouts"][0]["bytes"] == 1024
 PY
 if ingest_or_skip "$WORK/hang.json"; then expect_in ingest.out '.'; fi
+
+# A broadcast root is done early and waits for its peers in the exchange of timings: the watchdog
+# still covers it, so the root writes the partial document while rank 1 is stuck.
+expect_exit 5 run_collectives 2 --backend mpi --collective broadcast -b 1K -e 1K -n 2 -w 1 \
+  --delay-rank 1 --delay-us 20000000 --timeout-s 1 --output "$WORK/hang_bcast.json"
+python3 - "$WORK/hang_bcast.json" <<'PY' || fail "partial broadcast document"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["perfgate"]["run"]["status"] == "partial"
+assert [r["family"] for r in doc["perfgate"]["results"] if r["status"] == "timeout"] == ["collectives.broadcast"]
+PY
 finish
