@@ -75,7 +75,9 @@ int run_gate(const GateOptions& o) {
 
   report::ReportInput input;
   input.title = "perfgate gate (" + how.suite + ")";
-  input.comparison = compare_with_store(store.get(), baseline, candidate, o.compare);
+  using Sides = std::vector<std::vector<Run>>;
+  const auto noise = between_block_noise(baseline_bin ? Sides{runs.baseline, runs.candidate} : Sides{runs.candidate});
+  input.comparison = compare_with_store(store.get(), baseline, candidate, o.compare, noise);
   input.full_report_hint = o.report_url;
   emit_reports(input, formats.empty() ? formats : [&] {
     auto with_terminal = formats;

@@ -1,5 +1,7 @@
 #include "report_comparison.hpp"
 
+#include <algorithm>
+
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/core/identity.hpp"
 
@@ -17,7 +19,8 @@ void add_comparison_options(CLI::App& cmd, ComparisonOptions& opts) {
 }
 
 regress::Comparison compare_with_store(baselines::Store* store, const std::vector<Run>& baseline,
-                                       const Run& candidate, const ComparisonOptions& opts) {
+                                       const Run& candidate, const ComparisonOptions& opts,
+                                       const std::map<std::string, double>& measured_noise) {
   regress::CompareConfig config;
   const nlohmann::json suite = candidate.metadata.contains("compare") ? candidate.metadata["compare"]
                                                                       : nlohmann::json::object();
@@ -46,6 +49,7 @@ regress::Comparison compare_with_store(baselines::Store* store, const std::vecto
     noise = store->run_to_run_noise(ids, candidate.fingerprint.digest(), opts.noise_runs);
     acks = store->active_acks(config.now);
   }
+  for (const auto& [id, value] : measured_noise) noise[id] = std::max(noise[id], value);
   return regress::compare_runs(baseline, candidate, config, noise, acks);
 }
 

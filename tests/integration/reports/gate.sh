@@ -6,7 +6,7 @@ source "$(dirname "$0")/../lib.sh"
 SUITE=(--suite smoke --blocks 3)
 
 # A slower build of the same code: the microbench test hook, for the softmax family only.
-printf '#!/bin/sh\nPERFGATE_TEST_SLOWDOWN=softmax:2 exec "%s" "$@"\n' "$PERFGATE" >"$WORK/slow-perfgate"
+printf '#!/bin/sh\nPERFGATE_TEST_SLOWDOWN=softmax:3 exec "%s" "$@"\n' "$PERFGATE" >"$WORK/slow-perfgate"
 chmod +x "$WORK/slow-perfgate"
 
 expect_exit 1 "$PERFGATE" gate "${SUITE[@]}" --filter softmax --baseline-bin "$PERFGATE" \
