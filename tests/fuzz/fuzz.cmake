@@ -50,13 +50,15 @@ perfgate_fuzz_target(fuzz_document SOURCE fuzz_document.cpp LIBS perfgate_core
   SEEDS ${_pg_seeds}/document ${_pg_corpus}/gbench)
 perfgate_fuzz_target(fuzz_series SOURCE fuzz_series.cpp LIBS perfgate_core
   SEEDS ${_pg_seeds}/series)
+perfgate_fuzz_target(fuzz_suites SOURCE fuzz_suites.cpp LIBS perfgate_core
+  SEEDS ${PROJECT_SOURCE_DIR}/suites ${_pg_seeds}/suites)
 
 # Ingest adapters (Google Benchmark JSON, nccl-tests logs) once the store's library has them.
 get_target_property(_pg_baselines_type perfgate_baselines TYPE)
 if(NOT _pg_baselines_type STREQUAL "INTERFACE_LIBRARY")
   perfgate_fuzz_instrument(perfgate_baselines)
   perfgate_fuzz_target(fuzz_ingest_gbench SOURCE fuzz_ingest.cpp LIBS perfgate_baselines
-    DEFINES PERFGATE_FUZZ_FORMAT=gbench SEEDS ${_pg_seeds}/document ${_pg_corpus}/gbench)
+    DEFINES PERFGATE_FUZZ_FORMAT=gbench SEEDS ${_pg_corpus}/gbench ${PROJECT_SOURCE_DIR}/tests/data/baselines)
   perfgate_fuzz_target(fuzz_ingest_nccl SOURCE fuzz_ingest.cpp LIBS perfgate_baselines
-    DEFINES PERFGATE_FUZZ_FORMAT=nccl_tests SEEDS ${_pg_seeds}/nccl)
+    DEFINES PERFGATE_FUZZ_FORMAT=nccl_tests SEEDS ${PROJECT_SOURCE_DIR}/tests/data/baselines)
 endif()

@@ -10,6 +10,7 @@
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/model.hpp"
 #include "perfgate/core/series_pattern.hpp"
+#include "perfgate/core/suite.hpp"
 
 namespace perfgate::fuzz {
 
@@ -45,6 +46,14 @@ inline void parse_series_text(const std::string& text) {
   try {
     const SeriesKey key = SeriesKey::parse_id(id);
     if (SeriesKey::parse_id(key.id()) != key) std::abort();  // id() is parse_id's inverse
+  } catch (const InputError&) {
+  }
+}
+
+// A suites file (TOML) as text.
+inline void parse_suites_text(const std::string& text) {
+  try {
+    parse_suites(text, "<fuzz>");
   } catch (const InputError&) {
   }
 }

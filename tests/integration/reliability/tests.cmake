@@ -7,3 +7,4 @@ perfgate_integration_test(reliability_concurrent_store reliability/concurrent_st
   LABELS reliability TIMEOUT 180)
 perfgate_integration_test(reliability_disk_full reliability/disk_full.sh LABELS reliability TIMEOUT 120)
 perfgate_integration_test(reliability_isolation reliability/isolation.sh LABELS reliability TIMEOUT 120)
+perfgate_integration_test(reliability_read_only_cli reliability/read_only_cli.sh LABELS reliability TIMEOUT 120)
