@@ -42,7 +42,8 @@ std::vector<std::string> resolve_backends(const RunOptions& o, const SuiteConfig
   if (o.backend == "cpu" || o.backend == "cuda") return {o.backend};
   std::vector<std::string> out;  // auto: the suite's backends this machine can run
   for (const auto& b : microbench::available_backends())
-    if (std::find(suite.backends.begin(), suite.backends.end(), b) != suite.backends.end()) out.push_back(b);
+    if (std::find(suite.backends.begin(), suite.backends.end(), b) != suite.backends.end())
+      out.push_back(b);
   return out;
 }
 
@@ -75,7 +76,8 @@ int execute(const RunOptions& o) {
     try {
       plan.filter.emplace(o.filter, std::regex::ECMAScript);
     } catch (const std::regex_error& e) {
-      throw InputError(fmt::format("--filter '{}': not a regular expression: {}", o.filter, e.what()));
+      throw InputError(
+          fmt::format("--filter '{}': not a regular expression: {}", o.filter, e.what()));
     }
   }
   const auto cases = microbench::plan_suite(suite, plan);
@@ -83,7 +85,8 @@ int execute(const RunOptions& o) {
     for (const auto& c : cases) std::cout << c.key().name() << "\n";
     return exit_code::pass;
   }
-  if (cases.empty()) throw InputError(fmt::format("suite '{}': no case matches the selection", suite.name));
+  if (cases.empty())
+    throw InputError(fmt::format("suite '{}': no case matches the selection", suite.name));
   const auto runner = microbench_runner();
 
   Run run;
@@ -125,11 +128,12 @@ int execute(const RunOptions& o) {
   write_document_file(output, run);
 
   std::cout << results_table(run) << "\n";
-  std::cout << fmt::format("run {} ({}, {} cases, {}): {}\n", run.uuid, suite.name, run.results.size(),
-                           to_string(run.status), output.string());
+  std::cout << fmt::format("run {} ({}, {} cases, {}): {}\n", run.uuid, suite.name,
+                           run.results.size(), to_string(run.status), output.string());
   if (!o.no_store) {
     const auto outcome = baselines::Store::open(o.db, baselines::OpenMode::read_write)->ingest(run);
-    std::cout << fmt::format("stored in {} ({} series, {} samples)\n", o.db, outcome.series, outcome.samples);
+    std::cout << fmt::format("stored in {} ({} series, {} samples)\n", o.db, outcome.series,
+                             outcome.samples);
   }
   return all_ok ? exit_code::pass : exit_code::regression;
 }
@@ -140,20 +144,25 @@ void add_run_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<RunOptions>();
   auto* cmd = app.add_subcommand("run", "Run a benchmark suite (each case in its own process)");
   cmd->add_option("--suite", opts->suite, "suite name in the suites file (default smoke)");
-  cmd->add_option("--filter", opts->filter, "only cases whose name matches this regular expression");
-  cmd->add_option("--backend", opts->backend, "cpu, cuda or auto (the suite's backends available here)")
+  cmd->add_option("--filter", opts->filter,
+                  "only cases whose name matches this regular expression");
+  cmd->add_option("--backend", opts->backend,
+                  "cpu, cuda or auto (the suite's backends available here)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   add_db_option(*cmd, opts->db);
   cmd->add_flag("--no-store", opts->no_store, "do not ingest the run into the store");
-  cmd->add_option("--output", opts->output, "result document path (default perfgate-results/<uuid>.json)");
+  cmd->add_option("--output", opts->output,
+                  "result document path (default perfgate-results/<uuid>.json)");
   cmd->add_option("--trigger", opts->trigger, "nightly, premerge or adhoc")
       ->check(CLI::IsMember({"nightly", "premerge", "adhoc"}));
   cmd->add_option("--label", opts->labels, "KEY=VALUE label of the run (repeatable)");
   cmd->add_option("--branch", opts->branch, "branch under test (default: from the git checkout)");
   cmd->add_option("--commit", opts->commit, "commit under test (default: from the git checkout)");
-  cmd->add_option("--suites-file", opts->suites_file,
-                  "suites file (default $PERFGATE_SUITES_FILE, ./suites/suites.toml, then the built-in one)");
-  cmd->add_option("--case-timeout", opts->case_timeout_s, "seconds a case may run before it is killed")
+  cmd->add_option(
+      "--suites-file", opts->suites_file,
+      "suites file (default $PERFGATE_SUITES_FILE, ./suites/suites.toml, then the built-in one)");
+  cmd->add_option("--case-timeout", opts->case_timeout_s,
+                  "seconds a case may run before it is killed")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--list", opts->list, "print the cases and exit");
   cmd->callback([&action, opts] { action = [opts] { return execute(*opts); }; });

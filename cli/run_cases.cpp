@@ -17,8 +17,8 @@ std::filesystem::path microbench_runner() {
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   const auto path = (ec ? std::filesystem::path(".") : self.parent_path()) / "perfgate-microbench";
   if (!std::filesystem::exists(path))
-    throw ToolError(fmt::format("run: the measuring program {} is missing (set PERFGATE_MICROBENCH)",
-                                path.string()));
+    throw ToolError(fmt::format(
+        "run: the measuring program {} is missing (set PERFGATE_MICROBENCH)", path.string()));
   return path;
 }
 
@@ -38,30 +38,35 @@ Result outcome(const microbench::CaseRequest& request, ResultStatus status, std:
 
 }  // namespace
 
-Result run_case_isolated(const std::filesystem::path& runner, const microbench::CaseRequest& request,
-                         std::chrono::milliseconds limit, const std::filesystem::path& scratch) {
+Result run_case_isolated(const std::filesystem::path& runner,
+                         const microbench::CaseRequest& request, std::chrono::milliseconds limit,
+                         const std::filesystem::path& scratch) {
   std::filesystem::remove(scratch);
   ProcessOptions opts;
   opts.timeout = limit;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto proc = run_process(
-      {runner.string(), "--case-json", microbench::to_json(request).dump(), "--output", scratch.string()},
-      opts);
+  const auto proc = run_process({runner.string(), "--case-json",
+                                 microbench::to_json(request).dump(), "--output", scratch.string()},
+                                opts);
   if (proc.timed_out)
     return outcome(request, ResultStatus::timeout,
-                   fmt::format("killed after the case time limit of {} s", std::chrono::duration<double>(limit).count()));
+                   fmt::format("killed after the case time limit of {} s",
+                               std::chrono::duration<double>(limit).count()));
   if (proc.signal != 0)
-    return outcome(request, ResultStatus::crashed, fmt::format("measuring process ended by {}", proc.describe()));
+    return outcome(request, ResultStatus::crashed,
+                   fmt::format("measuring process ended by {}", proc.describe()));
   if (!proc.ok() || !std::filesystem::exists(scratch))
-    return outcome(request, ResultStatus::error,
-                   fmt::format("measuring process failed ({}): {}", proc.describe(), tail(proc.err, 500)));
+    return outcome(
+        request, ResultStatus::error,
+        fmt::format("measuring process failed ({}): {}", proc.describe(), tail(proc.err, 500)));
   Run child = read_document_file(scratch);
   std::filesystem::remove(scratch);
   if (child.results.size() != 1)
     return outcome(request, ResultStatus::error, "measuring process wrote no result");
   Result r = std::move(child.results.front());
   // Wall time of the whole child, for the harness-efficiency figure (docs/suites.md).
-  r.extra["process_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.extra["process_s"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
 

@@ -13,7 +13,8 @@ std::filesystem::path microbench_runner();
 
 // Runs one case in a child process with a time limit. A crash (signal) comes back as status
 // crashed, a timeout as timeout, a child that wrote no result as error; the message says why.
-Result run_case_isolated(const std::filesystem::path& runner, const microbench::CaseRequest& request,
-                         std::chrono::milliseconds limit, const std::filesystem::path& scratch);
+Result run_case_isolated(const std::filesystem::path& runner,
+                         const microbench::CaseRequest& request, std::chrono::milliseconds limit,
+                         const std::filesystem::path& scratch);
 
 }  // namespace perfgate::cli

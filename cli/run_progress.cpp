@@ -13,13 +13,18 @@ std::string format_duration(double seconds) {
 }
 
 ProgressLine::ProgressLine(std::FILE* stream, std::size_t total)
-    : stream_(stream), tty_(isatty(fileno(stream)) != 0), total_(total), t0_(std::chrono::steady_clock::now()) {}
+    : stream_(stream),
+      tty_(isatty(fileno(stream)) != 0),
+      total_(total),
+      t0_(std::chrono::steady_clock::now()) {}
 
 void ProgressLine::start_case(std::size_t index, const std::string& name) {
   if (!tty_) return;
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-  const std::string eta =
-      index == 0 ? "?" : format_duration(elapsed / static_cast<double>(index) * static_cast<double>(total_ - index));
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  const std::string eta = index == 0 ? "?"
+                                     : format_duration(elapsed / static_cast<double>(index) *
+                                                       static_cast<double>(total_ - index));
   const std::string shown = name.size() > 60 ? name.substr(0, 57) + "..." : name;
   fmt::print(stream_, "\r\033[K[{}/{}] {}  elapsed {}  ETA {}", index + 1, total_, shown,
              format_duration(elapsed), eta);

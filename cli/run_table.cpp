@@ -25,8 +25,8 @@ double counter(const Result& r, const char* name) {
 std::string results_table(const Run& run) {
   std::size_t width = 4;
   for (const auto& r : run.results) width = std::max(width, r.key.name().size());
-  std::string out = fmt::format("{:<{}}  {:<8} {:>11} {:>8} {:>5} {:>9} {:>9}\n", "case", width, "status",
-                                "median", "±mad", "n", "GB/s", "TFLOP/s");
+  std::string out = fmt::format("{:<{}}  {:<8} {:>11} {:>8} {:>5} {:>9} {:>9}\n", "case", width,
+                                "status", "median", "±mad", "n", "GB/s", "TFLOP/s");
   for (const auto& r : run.results) {
     if (r.status != ResultStatus::ok) {
       out += fmt::format("{:<{}}  {:<8}\n", r.key.name(), width, to_string(r.status));
@@ -34,9 +34,10 @@ std::string results_table(const Run& run) {
       continue;
     }
     const auto& s = r.summary;
-    out += fmt::format("{:<{}}  {:<8} {:>11} {:>7.2f}% {:>5} {:>9.2f} {:>9.4f}\n", r.key.name(), width, "ok",
-                       human_time(s.median), s.median > 0 ? 100.0 * s.mad / s.median : 0.0, s.n,
-                       counter(r, "gbps"), counter(r, "tflops"));
+    out +=
+        fmt::format("{:<{}}  {:<8} {:>11} {:>7.2f}% {:>5} {:>9.2f} {:>9.4f}\n", r.key.name(), width,
+                    "ok", human_time(s.median), s.median > 0 ? 100.0 * s.mad / s.median : 0.0, s.n,
+                    counter(r, "gbps"), counter(r, "tflops"));
   }
   return out;
 }

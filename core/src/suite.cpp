@@ -18,7 +18,8 @@ class Reader {
  public:
   explicit Reader(std::string source) : source_(std::move(source)) {}
 
-  [[noreturn]] void fail(const toml::node& at, const std::string& key, const std::string& what) const {
+  [[noreturn]] void fail(const toml::node& at, const std::string& key,
+                         const std::string& what) const {
     throw InputError(fmt::format("{}:{}: {}: {}", source_, at.source().begin.line, key, what));
   }
 
@@ -27,17 +28,22 @@ class Reader {
     return *n.as_table();
   }
 
-  void only_keys(const toml::table& t, const std::string& key, const std::set<std::string>& allowed) const {
+  void only_keys(const toml::table& t, const std::string& key,
+                 const std::set<std::string>& allowed) const {
     for (const auto& [k, v] : t)
       if (!allowed.count(std::string(k.str())))
-        fail(v, key.empty() ? std::string(k.str()) : key + "." + std::string(k.str()), "unknown key");
+        fail(v, key.empty() ? std::string(k.str()) : key + "." + std::string(k.str()),
+             "unknown key");
   }
 
   double number(const toml::node& n, const std::string& key, double min) const {
     double v = 0;
-    if (auto i = n.value_exact<std::int64_t>()) v = static_cast<double>(*i);
-    else if (auto d = n.value_exact<double>()) v = *d;
-    else fail(n, key, "expected a number");
+    if (auto i = n.value_exact<std::int64_t>())
+      v = static_cast<double>(*i);
+    else if (auto d = n.value_exact<double>())
+      v = *d;
+    else
+      fail(n, key, "expected a number");
     if (!(v >= min)) fail(n, key, fmt::format("must be at least {}", min));
     return v;
   }
@@ -63,7 +69,8 @@ class Reader {
     fail(n, key, "expected an integer, string or boolean");
   }
 
-  std::vector<std::string> list(const toml::node& n, const std::string& key, bool strings_only) const {
+  std::vector<std::string> list(const toml::node& n, const std::string& key,
+                                bool strings_only) const {
     const auto* arr = n.as_array();
     if (!arr) fail(n, key, "expected an array");
     if (arr->empty()) fail(n, key, "must not be empty");
@@ -80,21 +87,31 @@ class Reader {
 };
 
 void read_sampling(const Reader& r, const toml::table& t, const std::string& key, SuiteConfig& s) {
-  r.only_keys(t, key, {"warmup_s", "min_sample_s", "min_samples", "min_time_s", "max_samples",
-                       "max_time_s", "target_rel_ci", "case_timeout_s"});
+  r.only_keys(t, key,
+              {"warmup_s", "min_sample_s", "min_samples", "min_time_s", "max_samples", "max_time_s",
+               "target_rel_ci", "case_timeout_s"});
   auto& p = s.sampling;
   for (const auto& [k, v] : t) {
     const std::string name(k.str()), full = key + "." + name;
-    if (name == "warmup_s") p.warmup_s = r.number(v, full, 0);
-    else if (name == "min_sample_s") p.min_sample_s = r.number(v, full, 0);
-    else if (name == "min_samples") p.min_samples = static_cast<std::size_t>(r.integer(v, full, 1));
-    else if (name == "min_time_s") p.min_time_s = r.number(v, full, 0);
-    else if (name == "max_samples") p.max_samples = static_cast<std::size_t>(r.integer(v, full, 1));
-    else if (name == "max_time_s") p.max_time_s = r.number(v, full, 0);
-    else if (name == "target_rel_ci") p.target_rel_ci = r.number(v, full, 0);
-    else if (name == "case_timeout_s") s.case_timeout_s = r.number(v, full, 1);
+    if (name == "warmup_s")
+      p.warmup_s = r.number(v, full, 0);
+    else if (name == "min_sample_s")
+      p.min_sample_s = r.number(v, full, 0);
+    else if (name == "min_samples")
+      p.min_samples = static_cast<std::size_t>(r.integer(v, full, 1));
+    else if (name == "min_time_s")
+      p.min_time_s = r.number(v, full, 0);
+    else if (name == "max_samples")
+      p.max_samples = static_cast<std::size_t>(r.integer(v, full, 1));
+    else if (name == "max_time_s")
+      p.max_time_s = r.number(v, full, 0);
+    else if (name == "target_rel_ci")
+      p.target_rel_ci = r.number(v, full, 0);
+    else if (name == "case_timeout_s")
+      s.case_timeout_s = r.number(v, full, 1);
   }
-  if (p.max_samples < p.min_samples) r.fail(t, key + ".max_samples", "must be at least min_samples");
+  if (p.max_samples < p.min_samples)
+    r.fail(t, key + ".max_samples", "must be at least min_samples");
 }
 
 void read_compare(const Reader& r, const toml::table& t, const std::string& key, SuiteCompare& c) {
@@ -144,14 +161,19 @@ SuiteConfig read_suite(const Reader& r, const std::string& name, const toml::nod
         r.fail(*(*v->as_array())[i].as_string(), fmt::format("{}.backends[{}]", key, i),
                fmt::format("unknown backend '{}' (cpu or cuda)", s.backends[i]));
   }
-  if (const auto* v = t.get("seed")) s.seed = static_cast<std::uint64_t>(r.integer(*v, key + ".seed", 0));
-  if (const auto* v = t.get("sampling")) read_sampling(r, r.table(*v, key + ".sampling"), key + ".sampling", s);
-  if (const auto* v = t.get("compare")) read_compare(r, r.table(*v, key + ".compare"), key + ".compare", s.compare);
+  if (const auto* v = t.get("seed"))
+    s.seed = static_cast<std::uint64_t>(r.integer(*v, key + ".seed", 0));
+  if (const auto* v = t.get("sampling"))
+    read_sampling(r, r.table(*v, key + ".sampling"), key + ".sampling", s);
+  if (const auto* v = t.get("compare"))
+    read_compare(r, r.table(*v, key + ".compare"), key + ".compare", s.compare);
   const auto* fams = t.get("family");
   if (!fams || !fams->is_array() || fams->as_array()->empty())
-    r.fail(fams ? *fams : n, key + ".family", "a suite needs at least one [[suites." + name + ".family]]");
+    r.fail(fams ? *fams : n, key + ".family",
+           "a suite needs at least one [[suites." + name + ".family]]");
   for (std::size_t i = 0; i < fams->as_array()->size(); ++i)
-    s.families.push_back(read_family(r, (*fams->as_array())[i], fmt::format("{}.family[{}]", key, i)));
+    s.families.push_back(
+        read_family(r, (*fams->as_array())[i], fmt::format("{}.family[{}]", key, i)));
   return s;
 }
 
@@ -169,7 +191,8 @@ SuitesFile parse_suites(const std::string& text, const std::string& source) {
   SuitesFile file;
   if (const auto* v = root.get("schema")) {
     file.schema = static_cast<int>(r.integer(*v, "schema", 1));
-    if (file.schema != 1) r.fail(*v, "schema", fmt::format("version {} is not supported (1)", file.schema));
+    if (file.schema != 1)
+      r.fail(*v, "schema", fmt::format("version {} is not supported (1)", file.schema));
   }
   const auto* suites = root.get("suites");
   if (!suites) throw InputError(fmt::format("{}:1: suites: no [suites.<name>] table", source));
@@ -188,7 +211,8 @@ SuitesFile load_suites_file(const std::filesystem::path& path) {
   return parse_suites(text.str(), path.filename().string());
 }
 
-const SuiteConfig& find_suite(const SuitesFile& file, const std::string& name, const std::string& source) {
+const SuiteConfig& find_suite(const SuitesFile& file, const std::string& name,
+                              const std::string& source) {
   const auto it = file.suites.find(name);
   if (it != file.suites.end()) return it->second;
   std::string known;

@@ -28,7 +28,8 @@ std::vector<double> AdamwProblem::reference() const {
   const std::size_t n = total();
   std::vector<double> out(3 * n);
   const auto& hp = hyper;
-  const double bc1 = 1 - std::pow(double(hp.beta1), hp.step), bc2 = 1 - std::pow(double(hp.beta2), hp.step);
+  const double bc1 = 1 - std::pow(double(hp.beta1), hp.step),
+               bc2 = 1 - std::pow(double(hp.beta2), hp.step);
   std::size_t off = 0;
   for (std::size_t t = 0; t < param.size(); ++t)
     for (std::size_t i = 0; i < param[t].size(); ++i, ++off) {
@@ -69,14 +70,16 @@ class AdamwUnfused final : public AdamwBase {
     std::size_t off = 0;
     for (std::size_t t = 0; t < p_.param.size(); ++t) {
       const std::size_t len = p_.param[t].size();
-      const float *g = p_.grad[t].data(), *m = p_.m[t].data(), *v = p_.v[t].data(), *p = p_.param[t].data();
+      const float *g = p_.grad[t].data(), *m = p_.m[t].data(), *v = p_.v[t].data(),
+                  *p = p_.param[t].data();
       float *p1 = &out_[off], *m1 = &out_[n_ + off], *v1 = &out_[2 * n_ + off], *tmp = &tmp_[off];
-      for (std::size_t i = 0; i < len; ++i) m1[i] = m[i] * hp.beta1;             // m.mul_
-      for (std::size_t i = 0; i < len; ++i) m1[i] += g[i] * (1 - hp.beta1);      // m.add_
-      for (std::size_t i = 0; i < len; ++i) v1[i] = v[i] * hp.beta2;             // v.mul_
+      for (std::size_t i = 0; i < len; ++i) m1[i] = m[i] * hp.beta1;                // m.mul_
+      for (std::size_t i = 0; i < len; ++i) m1[i] += g[i] * (1 - hp.beta1);         // m.add_
+      for (std::size_t i = 0; i < len; ++i) v1[i] = v[i] * hp.beta2;                // v.mul_
       for (std::size_t i = 0; i < len; ++i) v1[i] += g[i] * g[i] * (1 - hp.beta2);  // v.addcmul_
       for (std::size_t i = 0; i < len; ++i) p1[i] = p[i] * (1 - hp.lr * hp.weight_decay);  // p.mul_
-      for (std::size_t i = 0; i < len; ++i) tmp[i] = std::sqrt(v1[i]) / bc2_sqrt_ + hp.eps;  // denom
+      for (std::size_t i = 0; i < len; ++i)
+        tmp[i] = std::sqrt(v1[i]) / bc2_sqrt_ + hp.eps;                              // denom
       for (std::size_t i = 0; i < len; ++i) p1[i] -= hp.lr / bc1_ * m1[i] / tmp[i];  // p.addcdiv_
       off += len;
     }
@@ -96,7 +99,8 @@ class AdamwFused final : public AdamwBase {
     std::size_t off = 0;
     for (std::size_t t = 0; t < p_.param.size(); ++t) {
       const std::size_t len = p_.param[t].size();
-      const float *g = p_.grad[t].data(), *m = p_.m[t].data(), *v = p_.v[t].data(), *p = p_.param[t].data();
+      const float *g = p_.grad[t].data(), *m = p_.m[t].data(), *v = p_.v[t].data(),
+                  *p = p_.param[t].data();
       float *p1 = &out_[off], *m1 = &out_[n_ + off], *v1 = &out_[2 * n_ + off];
       for (std::size_t i = 0; i < len; ++i) {
         const float mi = m[i] * hp.beta1 + g[i] * (1 - hp.beta1);
@@ -123,7 +127,11 @@ PERFGATE_FAMILY(adamw, AdamwProblem) {
         return Workload{12 * n, 7 * n * 4};  // ~12 flops per element; 4 arrays in, 3 out
       });
 }
-PERFGATE_IMPLEMENTATION(adamw, AdamwProblem, cpu, unfused) { return std::make_unique<AdamwUnfused>(problem); }
-PERFGATE_IMPLEMENTATION(adamw, AdamwProblem, cpu, fused) { return std::make_unique<AdamwFused>(problem); }
+PERFGATE_IMPLEMENTATION(adamw, AdamwProblem, cpu, unfused) {
+  return std::make_unique<AdamwUnfused>(problem);
+}
+PERFGATE_IMPLEMENTATION(adamw, AdamwProblem, cpu, fused) {
+  return std::make_unique<AdamwFused>(problem);
+}
 
 }  // namespace perfgate::microbench

@@ -14,7 +14,10 @@
 namespace perfgate::microbench {
 
 AttentionProblem::AttentionProblem(const CaseParams& p, Rng& rng)
-    : h(count(p, "h")), hkv(count(p, "hkv")), d(count(p, "d")), causal(p.flag("causal")),
+    : h(count(p, "h")),
+      hkv(count(p, "hkv")),
+      d(count(p, "d")),
+      causal(p.flag("causal")),
       dtype(dtype_of(p)) {
   if (h == 0 || hkv == 0 || h % hkv != 0)
     throw InputError(fmt::format("attention: hkv={} must divide h={}", hkv, h));
@@ -24,23 +27,27 @@ AttentionProblem::AttentionProblem(const CaseParams& p, Rng& rng)
   v = stored(rng, dtype, cu_k.back() * hkv * d);
 }
 
-std::pair<std::vector<std::size_t>, std::vector<std::size_t>> attention_offsets(const CaseParams& p) {
+std::pair<std::vector<std::size_t>, std::vector<std::size_t>> attention_offsets(
+    const CaseParams& p) {
   const std::size_t b = count(p, "b"), sq = count(p, "sq"), sk = count(p, "sk");
   const bool varlen = p.has("varlen") && p.flag("varlen");
   // Lengths come from their own fixed seed: the workload model must see the same offsets.
   Rng lengths(0x5eed);
   std::vector<std::size_t> cu_q{0}, cu_k{0};
   for (std::size_t i = 0; i < b; ++i) {
-    const auto lq = varlen ? static_cast<std::size_t>(lengths.integer(
-                                 static_cast<std::int64_t>((sq + 1) / 2), static_cast<std::int64_t>(sq)))
-                           : sq;
+    const auto lq =
+        varlen ? static_cast<std::size_t>(lengths.integer(static_cast<std::int64_t>((sq + 1) / 2),
+                                                          static_cast<std::int64_t>(sq)))
+               : sq;
     cu_q.push_back(cu_q.back() + lq);
     cu_k.push_back(cu_k.back() + (varlen ? lq : sk));
   }
   return {cu_q, cu_k};
 }
 
-float AttentionProblem::scale() const { return 1.0f / std::sqrt(static_cast<float>(d)); }
+float AttentionProblem::scale() const {
+  return 1.0f / std::sqrt(static_cast<float>(d));
+}
 
 Workload attention_workload(const CaseParams& p) {
   const auto [cu_q, cu_k] = attention_offsets(p);

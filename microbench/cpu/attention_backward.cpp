@@ -17,8 +17,8 @@ namespace {
 // (masked), P = softmax(S), dV += Pᵀ dO, dP = dO Vᵀ, dS = P ∘ (dP − rowsum(dO ∘ O)),
 // dQ = scale·dS K, dK += scale·dSᵀ Q.
 template <class T>
-void attention_backward(const AttentionBackwardProblem& pr, std::vector<T>& out, std::vector<T>& prob,
-                        std::vector<T>& grad) {
+void attention_backward(const AttentionBackwardProblem& pr, std::vector<T>& out,
+                        std::vector<T>& prob, std::vector<T>& grad) {
   const std::size_t h = pr.h, hkv = pr.hkv, d = pr.d, group = h / hkv;
   const std::size_t nq = pr.q.size(), nk = pr.k.size();
   std::fill(out.begin(), out.end(), T(0));
@@ -99,7 +99,8 @@ std::vector<double> AttentionBackwardProblem::reference() const {
 }
 
 PERFGATE_FAMILY(attention_backward, AttentionBackwardProblem) {
-  family.describe("attention backward (dQ, dK, dV) by materialised probabilities: the reference path")
+  family
+      .describe("attention backward (dQ, dK, dV) by materialised probabilities: the reference path")
       .int_axis("b", {2})
       .int_axis("h", {8})
       .int_axis("hkv", {8, 2})
@@ -115,8 +116,10 @@ PERFGATE_FAMILY(attention_backward, AttentionBackwardProblem) {
         // FlashAttention convention: backward = 2.5 × forward FLOPs.
         const Workload fwd = attention_workload(p);
         const auto e = static_cast<double>(dtype_size(dtype_of(p)));
-        const auto nq = static_cast<double>(p.integer("b") * p.integer("sq") * p.integer("h") * p.integer("d"));
-        const auto nk = static_cast<double>(p.integer("b") * p.integer("sk") * p.integer("hkv") * p.integer("d"));
+        const auto nq =
+            static_cast<double>(p.integer("b") * p.integer("sq") * p.integer("h") * p.integer("d"));
+        const auto nk = static_cast<double>(p.integer("b") * p.integer("sk") * p.integer("hkv") *
+                                            p.integer("d"));
         return Workload{2.5 * fwd.flops, (3 * nq + 4 * nk) * e};  // Q, dO, dQ; K, V, dK, dV
       });
 }

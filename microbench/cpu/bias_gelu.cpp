@@ -9,7 +9,8 @@ BiasGeluProblem::BiasGeluProblem(const CaseParams& p, Rng& rng)
 std::vector<double> BiasGeluProblem::reference() const {
   std::vector<double> out(rows * cols);
   for (std::size_t i = 0; i < rows; ++i)
-    for (std::size_t j = 0; j < cols; ++j) out[i * cols + j] = gelu(double(x[i * cols + j]) + bias[j]);
+    for (std::size_t j = 0; j < cols; ++j)
+      out[i * cols + j] = gelu(double(x[i * cols + j]) + bias[j]);
   return out;
 }
 
@@ -18,7 +19,8 @@ namespace {
 // Two kernels: the bias add writes a temporary, GeLU reads it back.
 class BiasGeluUnfused final : public HostInstance {
  public:
-  explicit BiasGeluUnfused(const BiasGeluProblem& p) : HostInstance(p.rows * p.cols), p_(p), tmp_(p.rows * p.cols) {}
+  explicit BiasGeluUnfused(const BiasGeluProblem& p)
+      : HostInstance(p.rows * p.cols), p_(p), tmp_(p.rows * p.cols) {}
   void run() override {
     for (std::size_t r = 0; r < p_.rows; ++r)
       for (std::size_t j = 0; j < p_.cols; ++j)

@@ -7,9 +7,11 @@
 namespace perfgate::microbench {
 
 CrossEntropyProblem::CrossEntropyProblem(const CaseParams& p, Rng& rng)
-    : rows(count(p, "rows")), vocab(count(p, "vocab")),
+    : rows(count(p, "rows")),
+      vocab(count(p, "vocab")),
       logits(rng.floats(static_cast<std::int64_t>(rows * vocab), 0.25f, 4.0f)) {
-  for (std::size_t r = 0; r < rows; ++r) labels.push_back(rng.integer(0, static_cast<std::int64_t>(vocab) - 1));
+  for (std::size_t r = 0; r < rows; ++r)
+    labels.push_back(rng.integer(0, static_cast<std::int64_t>(vocab) - 1));
 }
 
 std::vector<double> CrossEntropyProblem::reference() const {
@@ -41,7 +43,8 @@ class CrossEntropyUnfused final : public HostInstance {
       const float lse = mx + std::log(sum);
       for (std::size_t j = 0; j < c; ++j) logp_[r * c + j] = x[j] - lse;
     }
-    for (std::size_t r = 0; r < p_.rows; ++r) out_[r] = -logp_[r * c + static_cast<std::size_t>(p_.labels[r])];
+    for (std::size_t r = 0; r < p_.rows; ++r)
+      out_[r] = -logp_[r * c + static_cast<std::size_t>(p_.labels[r])];
   }
 
  private:
@@ -78,7 +81,8 @@ PERFGATE_FAMILY(cross_entropy, CrossEntropyProblem) {
       .int_axis("vocab", {32000, 128256})
       .workload([](const CaseParams& p) {
         const auto n = static_cast<double>(p.integer("rows") * p.integer("vocab"));
-        return Workload{4 * n, n * 4 + static_cast<double>(p.integer("rows")) * 12};  // logits in; labels, loss
+        return Workload{
+            4 * n, n * 4 + static_cast<double>(p.integer("rows")) * 12};  // logits in; labels, loss
       });
 }
 PERFGATE_IMPLEMENTATION(cross_entropy, CrossEntropyProblem, cpu, unfused) {

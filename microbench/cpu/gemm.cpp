@@ -146,11 +146,14 @@ PERFGATE_FAMILY(gemm, GemmProblem) {
                    k = static_cast<double>(s.k);
         const auto elem = static_cast<double>(dtype_size(dtype_of(p)));
         const bool epi = p.text("epilogue") == "bias_gelu";
-        return Workload{2 * m * n * k + (epi ? m * n : 0.0), (m * k + k * n + m * n + (epi ? n : 0.0)) * elem};
+        return Workload{2 * m * n * k + (epi ? m * n : 0.0),
+                        (m * k + k * n + m * n + (epi ? n : 0.0)) * elem};
       });
 }
 
-PERFGATE_IMPLEMENTATION(gemm, GemmProblem, cpu, naive) { return std::make_unique<NaiveGemm>(problem); }
+PERFGATE_IMPLEMENTATION(gemm, GemmProblem, cpu, naive) {
+  return std::make_unique<NaiveGemm>(problem);
+}
 PERFGATE_IMPLEMENTATION(gemm, GemmProblem, cpu, blocked) {
   return std::make_unique<BlockedGemm>(problem, false);
 }

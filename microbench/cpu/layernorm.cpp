@@ -6,8 +6,11 @@
 namespace perfgate::microbench {
 
 LayerNormProblem::LayerNormProblem(const CaseParams& p, Rng& rng)
-    : RowsProblem(p), x(stored(rng, dtype, rows * cols)), residual(stored(rng, dtype, rows * cols)),
-      weight(stored(rng, dtype, cols)), bias(stored(rng, dtype, cols)) {}
+    : RowsProblem(p),
+      x(stored(rng, dtype, rows * cols)),
+      residual(stored(rng, dtype, rows * cols)),
+      weight(stored(rng, dtype, cols)),
+      bias(stored(rng, dtype, cols)) {}
 
 std::vector<double> LayerNormProblem::reference() const {
   std::vector<double> out(2 * rows * cols);
@@ -15,11 +18,13 @@ std::vector<double> LayerNormProblem::reference() const {
   for (std::size_t i = 0; i < rows; ++i) {
     double* s = &out[rows * cols + i * cols];
     double mean = 0, var = 0;
-    for (std::size_t j = 0; j < cols; ++j) mean += (s[j] = double(x[i * cols + j]) + residual[i * cols + j]);
+    for (std::size_t j = 0; j < cols; ++j)
+      mean += (s[j] = double(x[i * cols + j]) + residual[i * cols + j]);
     mean /= c;
     for (std::size_t j = 0; j < cols; ++j) var += (s[j] - mean) * (s[j] - mean);
     const double inv = 1.0 / std::sqrt(var / c + kNormEps);
-    for (std::size_t j = 0; j < cols; ++j) out[i * cols + j] = (s[j] - mean) * inv * weight[j] + bias[j];
+    for (std::size_t j = 0; j < cols; ++j)
+      out[i * cols + j] = (s[j] - mean) * inv * weight[j] + bias[j];
   }
   return out;
 }
@@ -43,7 +48,8 @@ class LayerNormUnfused final : public HostInstance {
     }
     for (std::size_t r = 0; r < p_.rows; ++r) {
       float acc = 0;
-      for (std::size_t j = 0; j < cols; ++j) acc += (s[r * cols + j] - mean_[r]) * (s[r * cols + j] - mean_[r]);
+      for (std::size_t j = 0; j < cols; ++j)
+        acc += (s[r * cols + j] - mean_[r]) * (s[r * cols + j] - mean_[r]);
       inv_[r] = 1.0f / std::sqrt(acc / c + kNormEps);
     }
     for (std::size_t r = 0; r < p_.rows; ++r)
@@ -74,7 +80,8 @@ class LayerNormFused final : public HostInstance {
       for (std::size_t j = 0; j < cols; ++j) var += (s[j] - mean) * (s[j] - mean);
       const float inv = 1.0f / std::sqrt(var / c + kNormEps);
       float* y = &out_[r * cols];
-      for (std::size_t j = 0; j < cols; ++j) y[j] = round_to(p_.dtype, (s[j] - mean) * inv * p_.weight[j] + p_.bias[j]);
+      for (std::size_t j = 0; j < cols; ++j)
+        y[j] = round_to(p_.dtype, (s[j] - mean) * inv * p_.weight[j] + p_.bias[j]);
     }
   }
 

@@ -6,7 +6,9 @@
 namespace perfgate::microbench {
 
 RmsNormProblem::RmsNormProblem(const CaseParams& p, Rng& rng)
-    : RowsProblem(p), x(stored(rng, dtype, rows * cols)), residual(stored(rng, dtype, rows * cols)),
+    : RowsProblem(p),
+      x(stored(rng, dtype, rows * cols)),
+      residual(stored(rng, dtype, rows * cols)),
       weight(stored(rng, dtype, cols)) {}
 
 std::vector<double> RmsNormProblem::reference() const {
@@ -30,7 +32,8 @@ namespace {
 // Three kernels: add (writes the sum), sum of squares per row, scale.
 class RmsNormUnfused final : public HostInstance {
  public:
-  explicit RmsNormUnfused(const RmsNormProblem& p) : HostInstance(2 * p.rows * p.cols), p_(p), inv_(p.rows) {}
+  explicit RmsNormUnfused(const RmsNormProblem& p)
+      : HostInstance(2 * p.rows * p.cols), p_(p), inv_(p.rows) {}
   void run() override {
     const std::size_t n = p_.rows * p_.cols, cols = p_.cols;
     float* sum = &out_[n];
@@ -85,7 +88,8 @@ PERFGATE_FAMILY(rmsnorm, RmsNormProblem) {
       .workload([](const CaseParams& p) {
         const auto n = static_cast<double>(p.integer("rows") * p.integer("cols"));
         const auto e = static_cast<double>(dtype_size(dtype_of(p)));
-        return Workload{5 * n, 4 * n * e};  // add, square-accumulate, 2 multiplies; x, r in; y, sum out
+        return Workload{5 * n,
+                        4 * n * e};  // add, square-accumulate, 2 multiplies; x, r in; y, sum out
       });
 }
 PERFGATE_IMPLEMENTATION(rmsnorm, RmsNormProblem, cpu, unfused) {

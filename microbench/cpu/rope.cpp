@@ -10,7 +10,8 @@ namespace perfgate::microbench {
 
 RopeProblem::RopeProblem(const CaseParams& p, Rng& rng)
     : tokens(count(p, "tokens")), heads(count(p, "heads")), d(count(p, "d")), seq(count(p, "seq")) {
-  if (d % 2 != 0 || seq == 0) throw InputError(fmt::format("rope: d={} must be even and seq > 0", d));
+  if (d % 2 != 0 || seq == 0)
+    throw InputError(fmt::format("rope: d={} must be even and seq > 0", d));
   x = rng.floats(static_cast<std::int64_t>(tokens * heads * d));
 }
 
@@ -40,7 +41,8 @@ namespace {
 // The cos/sin tables [seq, d] are built once, untimed, as a framework caches them.
 class RopeBase : public HostInstance {
  public:
-  explicit RopeBase(const RopeProblem& p) : HostInstance(p.x.size()), p_(p), cos_(p.seq * p.d), sin_(p.seq * p.d) {
+  explicit RopeBase(const RopeProblem& p)
+      : HostInstance(p.x.size()), p_(p), cos_(p.seq * p.d), sin_(p.seq * p.d) {
     const std::size_t half = p.d / 2;
     for (std::size_t pos = 0; pos < p.seq; ++pos)
       for (std::size_t i = 0; i < half; ++i) {
@@ -111,11 +113,16 @@ PERFGATE_FAMILY(rope, RopeProblem) {
       .int_axis("d", {128})
       .int_axis("seq", {4096})
       .workload([](const CaseParams& p) {
-        const auto n = static_cast<double>(p.integer("tokens") * p.integer("heads") * p.integer("d"));
+        const auto n =
+            static_cast<double>(p.integer("tokens") * p.integer("heads") * p.integer("d"));
         return Workload{3 * n, 2 * n * 4};  // two multiplies and an add per element; x in, y out
       });
 }
-PERFGATE_IMPLEMENTATION(rope, RopeProblem, cpu, unfused) { return std::make_unique<RopeUnfused>(problem); }
-PERFGATE_IMPLEMENTATION(rope, RopeProblem, cpu, fused) { return std::make_unique<RopeFused>(problem); }
+PERFGATE_IMPLEMENTATION(rope, RopeProblem, cpu, unfused) {
+  return std::make_unique<RopeUnfused>(problem);
+}
+PERFGATE_IMPLEMENTATION(rope, RopeProblem, cpu, fused) {
+  return std::make_unique<RopeFused>(problem);
+}
 
 }  // namespace perfgate::microbench

@@ -30,7 +30,8 @@ class SoftmaxUnfused final : public HostInstance {
       : HostInstance(p.rows * p.cols), p_(p), max_(p.rows), sum_(p.rows) {}
   void run() override {
     const std::size_t c = p_.cols;
-    for (std::size_t r = 0; r < p_.rows; ++r) max_[r] = *std::max_element(&p_.x[r * c], &p_.x[r * c] + c);
+    for (std::size_t r = 0; r < p_.rows; ++r)
+      max_[r] = *std::max_element(&p_.x[r * c], &p_.x[r * c] + c);
     for (std::size_t r = 0; r < p_.rows; ++r)
       for (std::size_t j = 0; j < c; ++j) out_[r * c + j] = std::exp(p_.x[r * c + j] - max_[r]);
     for (std::size_t r = 0; r < p_.rows; ++r) {
@@ -39,7 +40,8 @@ class SoftmaxUnfused final : public HostInstance {
       sum_[r] = s;
     }
     for (std::size_t r = 0; r < p_.rows; ++r)
-      for (std::size_t j = 0; j < c; ++j) out_[r * c + j] = round_to(p_.dtype, out_[r * c + j] / sum_[r]);
+      for (std::size_t j = 0; j < c; ++j)
+        out_[r * c + j] = round_to(p_.dtype, out_[r * c + j] / sum_[r]);
   }
 
  private:
@@ -83,7 +85,11 @@ PERFGATE_FAMILY(softmax, SoftmaxProblem) {
         return Workload{4 * n, 2 * n * e};  // max, subtract+exp, sum, divide
       });
 }
-PERFGATE_IMPLEMENTATION(softmax, SoftmaxProblem, cpu, unfused) { return std::make_unique<SoftmaxUnfused>(problem); }
-PERFGATE_IMPLEMENTATION(softmax, SoftmaxProblem, cpu, fused) { return std::make_unique<SoftmaxFused>(problem); }
+PERFGATE_IMPLEMENTATION(softmax, SoftmaxProblem, cpu, unfused) {
+  return std::make_unique<SoftmaxUnfused>(problem);
+}
+PERFGATE_IMPLEMENTATION(softmax, SoftmaxProblem, cpu, fused) {
+  return std::make_unique<SoftmaxFused>(problem);
+}
 
 }  // namespace perfgate::microbench

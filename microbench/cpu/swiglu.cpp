@@ -20,16 +20,20 @@ std::vector<double> SwigluProblem::reference() const {
 
 namespace {
 
-inline float silu(float g) { return g / (1.0f + std::exp(-g)); }
+inline float silu(float g) {
+  return g / (1.0f + std::exp(-g));
+}
 
 // Two kernels: silu(gate) to a temporary, then the product with up.
 class SwigluUnfused final : public HostInstance {
  public:
-  explicit SwigluUnfused(const SwigluProblem& p) : HostInstance(p.rows * p.cols), p_(p), tmp_(p.rows * p.cols) {}
+  explicit SwigluUnfused(const SwigluProblem& p)
+      : HostInstance(p.rows * p.cols), p_(p), tmp_(p.rows * p.cols) {}
   void run() override {
     const std::size_t c = p_.cols;
     for (std::size_t r = 0; r < p_.rows; ++r)
-      for (std::size_t j = 0; j < c; ++j) tmp_[r * c + j] = round_to(p_.dtype, silu(p_.x[r * 2 * c + j]));
+      for (std::size_t j = 0; j < c; ++j)
+        tmp_[r * c + j] = round_to(p_.dtype, silu(p_.x[r * 2 * c + j]));
     for (std::size_t r = 0; r < p_.rows; ++r)
       for (std::size_t j = 0; j < c; ++j)
         out_[r * c + j] = round_to(p_.dtype, tmp_[r * c + j] * p_.x[r * 2 * c + c + j]);
@@ -69,7 +73,11 @@ PERFGATE_FAMILY(swiglu, SwigluProblem) {
         return Workload{5 * n, 3 * n * e};  // exp, add, divide, multiply ×2; gate+up in, y out
       });
 }
-PERFGATE_IMPLEMENTATION(swiglu, SwigluProblem, cpu, unfused) { return std::make_unique<SwigluUnfused>(problem); }
-PERFGATE_IMPLEMENTATION(swiglu, SwigluProblem, cpu, fused) { return std::make_unique<SwigluFused>(problem); }
+PERFGATE_IMPLEMENTATION(swiglu, SwigluProblem, cpu, unfused) {
+  return std::make_unique<SwigluUnfused>(problem);
+}
+PERFGATE_IMPLEMENTATION(swiglu, SwigluProblem, cpu, fused) {
+  return std::make_unique<SwigluFused>(problem);
+}
 
 }  // namespace perfgate::microbench

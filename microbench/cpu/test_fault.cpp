@@ -28,7 +28,8 @@ class FaultCopy final : public HostInstance {
     if (mode_ == "hang")
       for (volatile bool forever = true; forever;) {
       }
-    for (std::size_t i = 0; i < out_.size(); ++i) out_[i] = mode_ == "wrong" ? 2 * p_.x[i] : p_.x[i];
+    for (std::size_t i = 0; i < out_.size(); ++i)
+      out_[i] = mode_ == "wrong" ? 2 * p_.x[i] : p_.x[i];
   }
 
  private:
@@ -46,6 +47,8 @@ PERFGATE_FAMILY(test_fault, FaultProblem) {
         return Workload{0, 8 * static_cast<double>(p.integer("n"))};
       });
 }
-PERFGATE_IMPLEMENTATION(test_fault, FaultProblem, cpu, copy) { return std::make_unique<FaultCopy>(problem); }
+PERFGATE_IMPLEMENTATION(test_fault, FaultProblem, cpu, copy) {
+  return std::make_unique<FaultCopy>(problem);
+}
 
 }  // namespace perfgate::microbench

@@ -25,8 +25,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   try {
-    const auto request = microbench::case_request_from_json(parse_json_text(case_json, "--case-json"),
-                                                            "--case-json");
+    const auto request = microbench::case_request_from_json(
+        parse_json_text(case_json, "--case-json"), "--case-json");
     Run run;
     run.uuid = new_uuid();
     run.started_at = utc_now_iso8601();

@@ -11,7 +11,8 @@ CheckOutcome check_output(const std::vector<double>& out, const std::vector<doub
                           double bound) {
   CheckOutcome c;
   if (out.size() != ref.size()) {
-    c.message = fmt::format("correctness: output has {} values, reference {}", out.size(), ref.size());
+    c.message =
+        fmt::format("correctness: output has {} values, reference {}", out.size(), ref.size());
     return c;
   }
   double ref_norm = 0, err = 0;
@@ -19,7 +20,8 @@ CheckOutcome check_output(const std::vector<double>& out, const std::vector<doub
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (!std::isfinite(out[i])) {
       c.rel_error = std::numeric_limits<double>::infinity();
-      c.message = fmt::format("correctness: output[{}] is {} (reference {:.6g})", i, out[i], ref[i]);
+      c.message =
+          fmt::format("correctness: output[{}] is {} (reference {:.6g})", i, out[i], ref[i]);
       return c;
     }
     ref_norm = std::max(ref_norm, std::abs(ref[i]));
@@ -30,7 +32,8 @@ CheckOutcome check_output(const std::vector<double>& out, const std::vector<doub
   c.passed = c.rel_error <= bound;
   if (!c.passed)
     c.message = fmt::format(
-        "correctness: relative error {:.3g} exceeds bound {:.3g} (output[{}] = {:.6g}, reference {:.6g})",
+        "correctness: relative error {:.3g} exceeds bound {:.3g} (output[{}] = {:.6g}, reference "
+        "{:.6g})",
         c.rel_error, bound, worst, out[worst], ref[worst]);
   return c;
 }

@@ -16,7 +16,9 @@ DType dtype_from_string(const std::string& text) {
   throw InputError(fmt::format("dtype '{}': expected f32, bf16 or f16", text));
 }
 
-std::size_t dtype_size(DType t) { return t == DType::f32 ? 4 : 2; }
+std::size_t dtype_size(DType t) {
+  return t == DType::f32 ? 4 : 2;
+}
 
 namespace {
 // Round-to-nearest-even onto a float with `keep` mantissa bits (exponent range left alone:
@@ -33,18 +35,24 @@ float round_mantissa(float v, int keep) {
 
 float round_to(DType t, float value) {
   switch (t) {
-    case DType::bf16: return round_mantissa(value, 7);
-    case DType::f16: return round_mantissa(value, 10);
-    case DType::f32: break;
+    case DType::bf16:
+      return round_mantissa(value, 7);
+    case DType::f16:
+      return round_mantissa(value, 10);
+    case DType::f32:
+      break;
   }
   return value;
 }
 
 double relative_error_bound(DType t) {
   switch (t) {
-    case DType::bf16: return 2e-2;
-    case DType::f16: return 4e-3;
-    case DType::f32: break;
+    case DType::bf16:
+      return 2e-2;
+    case DType::f16:
+      return 4e-3;
+    case DType::f32:
+      break;
   }
   return 2e-4;
 }

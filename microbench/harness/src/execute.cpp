@@ -20,12 +20,19 @@ SeriesKey CaseRequest::key() const {
 
 nlohmann::json to_json(const CaseRequest& c) {
   const auto& p = c.policy;
-  return {{"family", c.family}, {"backend", c.backend}, {"impl", c.variant},
-          {"params", c.params}, {"seed", c.seed},       {"slowdown", c.slowdown},
+  return {{"family", c.family},
+          {"backend", c.backend},
+          {"impl", c.variant},
+          {"params", c.params},
+          {"seed", c.seed},
+          {"slowdown", c.slowdown},
           {"policy",
-           {{"warmup_s", p.warmup_s}, {"min_sample_s", p.min_sample_s},
-            {"min_samples", p.min_samples}, {"min_time_s", p.min_time_s},
-            {"max_samples", p.max_samples}, {"max_time_s", p.max_time_s},
+           {{"warmup_s", p.warmup_s},
+            {"min_sample_s", p.min_sample_s},
+            {"min_samples", p.min_samples},
+            {"min_time_s", p.min_time_s},
+            {"max_samples", p.max_samples},
+            {"max_time_s", p.max_time_s},
             {"target_rel_ci", p.target_rel_ci}}}};
 }
 
@@ -64,7 +71,8 @@ int slowdown_from_env(const std::string& family) {
     if (colon != std::string::npos && item.substr(0, colon) == family) {
       const int factor = std::atoi(item.c_str() + colon + 1);
       if (factor < 1)
-        throw InputError(fmt::format("PERFGATE_TEST_SLOWDOWN: '{}': factor must be an integer >= 1", item));
+        throw InputError(
+            fmt::format("PERFGATE_TEST_SLOWDOWN: '{}': factor must be an integer >= 1", item));
       return factor;
     }
     start = end + 1;
@@ -88,7 +96,8 @@ Result execute_case(const CaseRequest& request, const Registry& registry) {
   r.unit = "ns";
   r.direction = Direction::lower_is_better;
   const Family* family = registry.find(request.family);
-  if (!family) return failed(r, ResultStatus::error, fmt::format("unknown family '{}'", request.family));
+  if (!family)
+    return failed(r, ResultStatus::error, fmt::format("unknown family '{}'", request.family));
   const Implementation* impl = nullptr;
   for (const auto& i : family->implementations())
     if (i.backend == request.backend && i.variant == request.variant) impl = &i;
@@ -102,7 +111,8 @@ Result execute_case(const CaseRequest& request, const Registry& registry) {
     Rng rng(request.seed);
     auto problem = family->make_problem(params, rng);
     auto instance = impl->make(*problem, params);
-    if (!instance) return failed(r, ResultStatus::skipped, "implementation does not support this case");
+    if (!instance)
+      return failed(r, ResultStatus::skipped, "implementation does not support this case");
 
     instance->poison();
     instance->run();
@@ -112,7 +122,8 @@ Result execute_case(const CaseRequest& request, const Registry& registry) {
     if (!check.passed) return failed(r, ResultStatus::error, check.message);
 
     // Problem, reference and check: the part of a case that is not warm-up or samples.
-    const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double setup_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const Measurement m = measure(*instance, request.policy, request.slowdown);
     r.samples = m.samples_ns;
     r.summary = summarize(r.samples);
@@ -122,8 +133,8 @@ Result execute_case(const CaseRequest& request, const Registry& registry) {
                            {"bytes", w.bytes},
                            {"tflops", median_s > 0 ? w.flops / median_s / 1e12 : 0.0},
                            {"gbps", median_s > 0 ? w.bytes / median_s / 1e9 : 0.0}};
-    r.extra["sampling"] = {{"batch", m.batch},        {"warmup_s", m.warmup_s},
-                           {"sampled_s", m.sampled_s}, {"rel_ci", m.rel_ci},
+    r.extra["sampling"] = {{"batch", m.batch},          {"warmup_s", m.warmup_s},
+                           {"sampled_s", m.sampled_s},  {"rel_ci", m.rel_ci},
                            {"stop", to_string(m.stop)}, {"setup_s", setup_s}};
     if (request.slowdown != 1) r.extra["sampling"]["test_slowdown"] = request.slowdown;
     return r;

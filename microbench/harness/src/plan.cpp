@@ -36,19 +36,23 @@ std::vector<CaseRequest> plan_suite(const SuiteConfig& suite, const PlanOptions&
   std::vector<CaseRequest> cases;
   for (const auto& sel : suite.families) {
     const Family* family = registry.find(sel.name);
-    if (!family) throw InputError(fmt::format("suite '{}': unknown family '{}'", suite.name, sel.name));
+    if (!family)
+      throw InputError(fmt::format("suite '{}': unknown family '{}'", suite.name, sel.name));
     std::vector<Axis> axes = family->axes();
     for (const auto& [name, values] : sel.axes) {
-      auto it = std::find_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == name; });
+      auto it =
+          std::find_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == name; });
       if (it == axes.end())
-        throw InputError(fmt::format("suite '{}': family '{}' has no axis '{}'", suite.name, sel.name, name));
+        throw InputError(
+            fmt::format("suite '{}': family '{}' has no axis '{}'", suite.name, sel.name, name));
       it->values = values;
     }
     for (const auto& variant : sel.impls) {
       const auto& impls = family->implementations();
-      if (std::none_of(impls.begin(), impls.end(), [&](const auto& i) { return i.variant == variant; }))
-        throw InputError(fmt::format("suite '{}': family '{}' has no implementation '{}'", suite.name,
-                                     sel.name, variant));
+      if (std::none_of(impls.begin(), impls.end(),
+                       [&](const auto& i) { return i.variant == variant; }))
+        throw InputError(fmt::format("suite '{}': family '{}' has no implementation '{}'",
+                                     suite.name, sel.name, variant));
     }
     const int slowdown = slowdown_from_env(sel.name);
     for (const auto& params : cartesian(axes))
@@ -59,7 +63,8 @@ std::vector<CaseRequest> plan_suite(const SuiteConfig& suite, const PlanOptions&
         with_impl["backend"] = impl.backend;
         with_impl["impl"] = impl.variant;
         if (!family->keeps(CaseParams(with_impl))) continue;
-        CaseRequest c{sel.name, impl.backend, impl.variant, params, suite.sampling, suite.seed, slowdown};
+        CaseRequest c{sel.name,       impl.backend, impl.variant, params,
+                      suite.sampling, suite.seed,   slowdown};
         if (options.filter && !std::regex_search(c.key().name(), *options.filter)) continue;
         cases.push_back(std::move(c));
       }

@@ -54,7 +54,9 @@ Family& Family::string_axis(const std::string& name, const std::vector<std::stri
   return *this;
 }
 
-Family& Family::bool_axis(const std::string& name) { return string_axis(name, {"0", "1"}); }
+Family& Family::bool_axis(const std::string& name) {
+  return string_axis(name, {"0", "1"});
+}
 
 Family& Family::filter(CaseFilter keep) {
   filters_.push_back(std::move(keep));
@@ -80,7 +82,9 @@ bool Family::keeps(const CaseParams& p) const {
   return std::all_of(filters_.begin(), filters_.end(), [&](const auto& f) { return f(p); });
 }
 
-Workload Family::model(const CaseParams& p) const { return model_ ? model_(p) : Workload{}; }
+Workload Family::model(const CaseParams& p) const {
+  return model_ ? model_(p) : Workload{};
+}
 
 std::unique_ptr<Problem> Family::make_problem(const CaseParams& p, Rng& rng) const {
   if (!problem_) throw ToolError(fmt::format("family '{}' has no problem definition", name_));

@@ -13,12 +13,16 @@ double median_interval_rel_width(std::vector<double>& samples) {
   const double half = 1.96 * std::sqrt(static_cast<double>(n)) / 2.0;
   const double mid = static_cast<double>(n) / 2.0;
   const auto lo = static_cast<std::size_t>(std::max(1.0, std::floor(mid - half))) - 1;
-  const auto hi = static_cast<std::size_t>(std::min(static_cast<double>(n), std::ceil(mid + half + 1))) - 1;
-  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(n / 2), samples.end());
+  const auto hi =
+      static_cast<std::size_t>(std::min(static_cast<double>(n), std::ceil(mid + half + 1))) - 1;
+  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(n / 2),
+                   samples.end());
   const double median = samples[n / 2];
-  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(lo), samples.begin() + static_cast<std::ptrdiff_t>(n / 2));
+  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(lo),
+                   samples.begin() + static_cast<std::ptrdiff_t>(n / 2));
   const double low = samples[lo];
-  std::nth_element(samples.begin() + static_cast<std::ptrdiff_t>(n / 2), samples.begin() + static_cast<std::ptrdiff_t>(hi), samples.end());
+  std::nth_element(samples.begin() + static_cast<std::ptrdiff_t>(n / 2),
+                   samples.begin() + static_cast<std::ptrdiff_t>(hi), samples.end());
   const double high = samples[hi];
   if (!(median > 0)) return std::numeric_limits<double>::infinity();
   return (high - low) / median;
@@ -26,10 +30,14 @@ double median_interval_rel_width(std::vector<double>& samples) {
 
 std::string to_string(StopReason r) {
   switch (r) {
-    case StopReason::converged: return "converged";
-    case StopReason::time_cap: return "time_cap";
-    case StopReason::max_samples: return "max_samples";
-    case StopReason::running: break;
+    case StopReason::converged:
+      return "converged";
+    case StopReason::time_cap:
+      return "time_cap";
+    case StopReason::max_samples:
+      return "max_samples";
+    case StopReason::running:
+      break;
   }
   return "running";
 }

@@ -12,40 +12,66 @@ namespace {
 
 // Odd shapes per family: sizes that are not multiples of any block or vector width.
 std::vector<Params> odd_shapes(const std::string& family, Rng& rng) {
-  auto n = [&](std::int64_t lo, std::int64_t hi) { return std::to_string(rng.integer(lo, hi) | 1); };
+  auto n = [&](std::int64_t lo, std::int64_t hi) {
+    return std::to_string(rng.integer(lo, hi) | 1);
+  };
   if (family == "attention") {
     std::vector<Params> out;
     for (const char* causal : {"0", "1"})
       for (const char* varlen : {"0", "1"})
         for (const char* dtype : {"f32", "bf16", "f16"}) {
           const auto sq = n(3, 41);
-          out.push_back({{"b", n(1, 3)}, {"h", "6"}, {"hkv", varlen[0] == '1' ? "2" : "3"}, {"sq", sq},
-                         {"sk", varlen[0] == '1' ? sq : std::to_string(std::stoi(sq) + 2 * rng.integer(0, 40))},
-                         {"d", n(5, 33)}, {"causal", causal}, {"varlen", varlen}, {"dtype", dtype}});
+          out.push_back(
+              {{"b", n(1, 3)},
+               {"h", "6"},
+               {"hkv", varlen[0] == '1' ? "2" : "3"},
+               {"sq", sq},
+               {"sk",
+                varlen[0] == '1' ? sq : std::to_string(std::stoi(sq) + 2 * rng.integer(0, 40))},
+               {"d", n(5, 33)},
+               {"causal", causal},
+               {"varlen", varlen},
+               {"dtype", dtype}});
         }
     return out;
   }
   if (family == "attention_backward") {
     std::vector<Params> out;
     for (const char* causal : {"0", "1"})
-      out.push_back({{"b", n(1, 3)}, {"h", "4"}, {"hkv", "2"}, {"sq", "9"}, {"sk", n(9, 23)}, {"d", n(3, 17)},
-                     {"causal", causal}, {"dtype", "f32"}});
+      out.push_back({{"b", n(1, 3)},
+                     {"h", "4"},
+                     {"hkv", "2"},
+                     {"sq", "9"},
+                     {"sk", n(9, 23)},
+                     {"d", n(3, 17)},
+                     {"causal", causal},
+                     {"dtype", "f32"}});
     return out;
   }
   if (family == "gemm") {
     std::vector<Params> out;
     for (const char* proj : {"qkv", "out", "up", "down"})
       for (const char* epi : {"none", "bias_gelu"})
-        out.push_back({{"model", "tiny"}, {"proj", proj}, {"tokens", n(1, 45)}, {"epilogue", epi}, {"dtype", "f32"}});
-    out.push_back({{"model", "tiny"}, {"proj", "up"}, {"tokens", "7"}, {"epilogue", "bias_gelu"}, {"dtype", "bf16"}});
+        out.push_back({{"model", "tiny"},
+                       {"proj", proj},
+                       {"tokens", n(1, 45)},
+                       {"epilogue", epi},
+                       {"dtype", "f32"}});
+    out.push_back({{"model", "tiny"},
+                   {"proj", "up"},
+                   {"tokens", "7"},
+                   {"epilogue", "bias_gelu"},
+                   {"dtype", "bf16"}});
     return out;
   }
-  if (family == "rope") return {{{"tokens", n(1, 40)}, {"heads", n(1, 5)}, {"d", "18"}, {"seq", n(3, 17)}}};
+  if (family == "rope")
+    return {{{"tokens", n(1, 40)}, {"heads", n(1, 5)}, {"d", "18"}, {"seq", n(3, 17)}}};
   if (family == "adamw") return {{{"tensors", n(1, 7)}, {"size", n(1, 999)}}};
   if (family == "cross_entropy") return {{{"rows", n(1, 17)}, {"vocab", n(3, 3001)}}};
   if (family == "test_fault") return {};
   std::vector<Params> out;  // the row-wise fused operators
-  for (const char* dtype : {"f32", "bf16"}) out.push_back({{"rows", n(1, 33)}, {"cols", n(3, 777)}, {"dtype", dtype}});
+  for (const char* dtype : {"f32", "bf16"})
+    out.push_back({{"rows", n(1, 33)}, {"cols", n(3, 777)}, {"dtype", dtype}});
   return out;
 }
 
@@ -74,7 +100,8 @@ TEST_CASE("every CPU variant of every family matches the reference on odd shapes
         // Rerunning (as the timed loop does) gives the same result.
         instance->run();
         CHECK(check_output(instance->output(), problem->reference(),
-                           relative_error_bound(problem->output_dtype())).passed);
+                           relative_error_bound(problem->output_dtype()))
+                  .passed);
         ++checked;
       }
     }
@@ -83,8 +110,8 @@ TEST_CASE("every CPU variant of every family matches the reference on odd shapes
 }
 
 TEST_CASE("every family declares axes, a workload model and at least two CPU variants") {
-  for (const char* name : {"attention", "gemm", "rmsnorm", "layernorm", "bias_gelu", "swiglu", "softmax",
-                           "rope", "adamw", "cross_entropy"}) {
+  for (const char* name : {"attention", "gemm", "rmsnorm", "layernorm", "bias_gelu", "swiglu",
+                           "softmax", "rope", "adamw", "cross_entropy"}) {
     INFO(name);
     const Family* f = Registry::instance().find(name);
     REQUIRE(f);
@@ -98,8 +125,8 @@ TEST_CASE("every family declares axes, a workload model and at least two CPU var
 TEST_CASE("attention FLOPs follow the FlashAttention convention") {
   const Family* f = Registry::instance().find("attention");
   REQUIRE(f);
-  Params p{{"b", "2"}, {"h", "8"}, {"hkv", "2"}, {"sq", "128"}, {"sk", "256"}, {"d", "64"},
-           {"causal", "0"}, {"varlen", "0"}, {"dtype", "bf16"}};
+  Params p{{"b", "2"},  {"h", "8"},      {"hkv", "2"},    {"sq", "128"},    {"sk", "256"},
+           {"d", "64"}, {"causal", "0"}, {"varlen", "0"}, {"dtype", "bf16"}};
   CHECK(f->model(CaseParams(p)).flops == Approx(4.0 * 2 * 8 * 128 * 256 * 64));
   p["causal"] = "1";
   CHECK(f->model(CaseParams(p)).flops == Approx(2.0 * 2 * 8 * 128 * 256 * 64));

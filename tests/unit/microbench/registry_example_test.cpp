@@ -60,9 +60,15 @@ PERFGATE_FAMILY(axpy, AxpyProblem) {
         return Workload{.flops = 2 * n, .bytes = 3 * n * 4};
       });
 }
-PERFGATE_IMPLEMENTATION(axpy, AxpyProblem, cpu, plain) { return std::make_unique<AxpyCpu>(problem); }
-PERFGATE_IMPLEMENTATION(axpy, AxpyProblem, cpu, wrong) { return std::make_unique<AxpyWrong>(problem); }
-PERFGATE_IMPLEMENTATION(axpy, AxpyProblem, cpu, lazy) { return std::make_unique<AxpyLazy>(problem); }
+PERFGATE_IMPLEMENTATION(axpy, AxpyProblem, cpu, plain) {
+  return std::make_unique<AxpyCpu>(problem);
+}
+PERFGATE_IMPLEMENTATION(axpy, AxpyProblem, cpu, wrong) {
+  return std::make_unique<AxpyWrong>(problem);
+}
+PERFGATE_IMPLEMENTATION(axpy, AxpyProblem, cpu, lazy) {
+  return std::make_unique<AxpyLazy>(problem);
+}
 
 namespace {
 CaseRequest quick(const std::string& variant) {

@@ -62,20 +62,25 @@ TEST_CASE("a suites file parses into suites with sampling and compare settings")
   REQUIRE(s.families.size() == 2);
   CHECK(s.families[0].axes.at("rows") == std::vector<std::string>{"3", "5"});
   CHECK(s.families[1].axes.at("causal") == std::vector<std::string>{"1"});
-  CHECK_THROWS_WITH(find_suite(file, "nope", "s.toml"), Catch::Contains("no suite 'nope' (known: quick)"));
+  CHECK_THROWS_WITH(find_suite(file, "nope", "s.toml"),
+                    Catch::Contains("no suite 'nope' (known: quick)"));
 }
 
 TEST_CASE("suites file errors name file:line and the key") {
   CHECK_THAT(error_of("[suites.a]\nbackends = [\"tpu\"]\n[[suites.a.family]]\nname=\"x\"\n"),
              Catch::Contains("s.toml:2: suites.a.backends[0]: unknown backend 'tpu'"));
-  CHECK_THAT(error_of("[suites.a]\n[suites.a.sampling]\nmin_samples = \"many\"\n[[suites.a.family]]\nname=\"x\"\n"),
+  CHECK_THAT(error_of("[suites.a]\n[suites.a.sampling]\nmin_samples = "
+                      "\"many\"\n[[suites.a.family]]\nname=\"x\"\n"),
              Catch::Contains("s.toml:3: suites.a.sampling.min_samples: expected an integer"));
-  CHECK_THAT(error_of("[suites.a]\nbackend = [\"cpu\"]\n"), Catch::Contains("s.toml:2: suites.a.backend: unknown key"));
+  CHECK_THAT(error_of("[suites.a]\nbackend = [\"cpu\"]\n"),
+             Catch::Contains("s.toml:2: suites.a.backend: unknown key"));
   CHECK_THAT(error_of("[suites.a]\ndescription = \"no families\"\n"),
              Catch::Contains("suites.a.family: a suite needs at least one"));
   CHECK_THAT(error_of("[suites.a\n"), Catch::Contains("s.toml:1:"));
-  CHECK_THAT(error_of("schema = 2\n[suites.a]\n"), Catch::Contains("s.toml:1: schema: version 2 is not supported"));
-  CHECK_THAT(error_of("[suites.a]\n[[suites.a.compare.tolerance]]\npattern = \"x\"\n[[suites.a.family]]\nname=\"x\"\n"),
+  CHECK_THAT(error_of("schema = 2\n[suites.a]\n"),
+             Catch::Contains("s.toml:1: schema: version 2 is not supported"));
+  CHECK_THAT(error_of("[suites.a]\n[[suites.a.compare.tolerance]]\npattern = "
+                      "\"x\"\n[[suites.a.family]]\nname=\"x\"\n"),
              Catch::Contains("suites.a.compare.tolerance[0]: needs both pattern and floor"));
 }
 
@@ -111,18 +116,24 @@ TEST_CASE("planning rejects unknown families, axes and implementations by name")
                     Catch::Contains("family 'softmax' has no implementation 'turbo'"));
   s.families[0].impls.clear();
   s.families[0].axes["width"] = {"3"};
-  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt}), Catch::Contains("has no axis 'width'"));
+  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt}),
+                    Catch::Contains("has no axis 'width'"));
   s.families[0].name = "nosuch";
-  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt}), Catch::Contains("unknown family 'nosuch'"));
+  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt}),
+                    Catch::Contains("unknown family 'nosuch'"));
 }
 
 TEST_CASE("the shipped suites file parses and its smoke suite covers every family") {
   const auto file = load_suites_file(PERFGATE_SOURCE_DIR "/suites/suites.toml");
-  for (const char* name : {"smoke", "premerge", "nightly", "cpu-nightly"}) CHECK(file.suites.count(name) == 1);
-  const auto cases = plan_suite(find_suite(file, "smoke", "suites.toml"), PlanOptions{{"cpu"}, std::nullopt});
+  for (const char* name : {"smoke", "premerge", "nightly", "cpu-nightly"})
+    CHECK(file.suites.count(name) == 1);
+  const auto cases =
+      plan_suite(find_suite(file, "smoke", "suites.toml"), PlanOptions{{"cpu"}, std::nullopt});
   std::set<std::string> families;
   for (const auto& c : cases) families.insert(c.family);
   CHECK(families.size() == 11);
   CHECK(cases.size() < 60);
-  CHECK(plan_suite(find_suite(file, "cpu-nightly", "suites.toml"), PlanOptions{{"cpu"}, std::nullopt}).size() > 20);
+  CHECK(
+      plan_suite(find_suite(file, "cpu-nightly", "suites.toml"), PlanOptions{{"cpu"}, std::nullopt})
+          .size() > 20);
 }

@@ -23,7 +23,7 @@ struct SamplingPolicy {
 struct SuiteFamily {
   std::string name;
   std::map<std::string, std::vector<std::string>> axes;  // overrides the family's defaults
-  std::vector<std::string> impls;                         // empty: every implementation
+  std::vector<std::string> impls;                        // empty: every implementation
 };
 
 struct SuiteTolerance {
@@ -42,8 +42,8 @@ struct SuiteConfig {
   std::string name, description;
   std::vector<std::string> backends{"cpu"};  // cpu, cuda
   SamplingPolicy sampling;
-  double case_timeout_s = 120;               // a case running longer is killed (timeout)
-  std::uint64_t seed = 42;                   // inputs' RNG seed
+  double case_timeout_s = 120;  // a case running longer is killed (timeout)
+  std::uint64_t seed = 42;      // inputs' RNG seed
   std::vector<SuiteFamily> families;
   SuiteCompare compare;
 };

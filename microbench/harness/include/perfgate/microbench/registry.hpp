@@ -67,7 +67,8 @@
 // Registration happens in static initialisers, which a linker drops from a static library
 // nobody references: a backend adds its library to perfgate_microbench whole, as
 // microbench/cpu/CMakeLists.txt does:
-//   target_link_libraries(perfgate_microbench INTERFACE "$<LINK_LIBRARY:WHOLE_ARCHIVE,perfgate_mb_cuda>")
+//   target_link_libraries(perfgate_microbench INTERFACE
+//   "$<LINK_LIBRARY:WHOLE_ARCHIVE,perfgate_mb_cuda>")
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -111,17 +112,17 @@ struct Workload {
 enum class DType { f32, bf16, f16 };
 DType dtype_from_string(const std::string& text);  // throws InputError
 std::size_t dtype_size(DType t);
-float round_to(DType t, float value);                // nearest representable value
-double relative_error_bound(DType t);                // max ‖out − ref‖∞ / ‖ref‖∞ that passes
+float round_to(DType t, float value);  // nearest representable value
+double relative_error_bound(DType t);  // max ‖out − ref‖∞ / ‖ref‖∞ that passes
 
 // Seeded RNG for inputs: values are drawn away from zero so a kernel that reads nothing or
 // writes zeros cannot pass the check.
 class Rng {
  public:
   explicit Rng(std::uint64_t seed) : engine_(seed) {}
-  float scalar(float lo = 0.25f, float hi = 1.0f);          // uniform in ±[lo, hi]
+  float scalar(float lo = 0.25f, float hi = 1.0f);  // uniform in ±[lo, hi]
   std::vector<float> floats(std::int64_t n, float lo = 0.25f, float hi = 1.0f);
-  std::int64_t integer(std::int64_t lo, std::int64_t hi);   // uniform in [lo, hi]
+  std::int64_t integer(std::int64_t lo, std::int64_t hi);  // uniform in [lo, hi]
   std::mt19937_64& engine() { return engine_; }
 
  private:
@@ -188,7 +189,7 @@ class Family {
   Family& int_axis(const std::string& name, const std::vector<std::int64_t>& values);
   Family& string_axis(const std::string& name, const std::vector<std::string>& values);
   Family& bool_axis(const std::string& name);  // {0, 1}
-  Family& filter(CaseFilter keep);              // all filters must keep a case
+  Family& filter(CaseFilter keep);             // all filters must keep a case
   Family& workload(WorkloadModel model);
   Family& problem(ProblemFactory make);
   Family& implementation(std::string backend, std::string variant, InstanceFactory make);
@@ -255,30 +256,30 @@ InstanceFactory instance_of(F make) {
 #define PERFGATE_MB_CAT(a, b) PERFGATE_MB_CAT2(a, b)
 
 // PERFGATE_FAMILY(name, ProblemType) { family.int_axis(...).workload(...); }
-#define PERFGATE_FAMILY(NAME, PROBLEM)                                                        \
+#define PERFGATE_FAMILY(NAME, PROBLEM)                                                          \
   static void PERFGATE_MB_CAT(perfgate_family_, NAME)(::perfgate::microbench::Family & family); \
-  static const ::perfgate::microbench::detail::Registrar PERFGATE_MB_CAT(perfgate_family_reg_, \
-                                                                         NAME){[] {           \
-    auto& f = ::perfgate::microbench::Registry::instance().family(#NAME);                     \
-    f.problem(::perfgate::microbench::problem_of<PROBLEM>());                                 \
-    PERFGATE_MB_CAT(perfgate_family_, NAME)(f);                                               \
-  }};                                                                                         \
+  static const ::perfgate::microbench::detail::Registrar PERFGATE_MB_CAT(perfgate_family_reg_,  \
+                                                                         NAME){[] {             \
+    auto& f = ::perfgate::microbench::Registry::instance().family(#NAME);                       \
+    f.problem(::perfgate::microbench::problem_of<PROBLEM>());                                   \
+    PERFGATE_MB_CAT(perfgate_family_, NAME)(f);                                                 \
+  }};                                                                                           \
   static void PERFGATE_MB_CAT(perfgate_family_, NAME)(::perfgate::microbench::Family & family)
 
 // PERFGATE_IMPLEMENTATION(family, ProblemType, backend, variant) { return make_unique<...>; }
 // The body sees `problem` (ProblemType&) and `params` (const CaseParams&).
-#define PERFGATE_IMPLEMENTATION(NAME, PROBLEM, BACKEND, VARIANT)                               \
-  static std::unique_ptr<::perfgate::microbench::Instance> PERFGATE_MB_CAT(                    \
-      perfgate_impl_##NAME##_##BACKEND##_, VARIANT)(                                           \
-      PROBLEM & problem, const ::perfgate::microbench::CaseParams& params);                    \
-  static const ::perfgate::microbench::detail::Registrar PERFGATE_MB_CAT(                      \
-      perfgate_impl_reg_##NAME##_##BACKEND##_, VARIANT){[] {                                   \
-    ::perfgate::microbench::Registry::instance().family(#NAME).implementation(                 \
-        #BACKEND, #VARIANT,                                                                    \
-        ::perfgate::microbench::instance_of<PROBLEM>(                                          \
-            PERFGATE_MB_CAT(perfgate_impl_##NAME##_##BACKEND##_, VARIANT)));                   \
-  }};                                                                                          \
-  static std::unique_ptr<::perfgate::microbench::Instance> PERFGATE_MB_CAT(                    \
-      perfgate_impl_##NAME##_##BACKEND##_, VARIANT)(                                           \
-      [[maybe_unused]] PROBLEM & problem,                                                      \
+#define PERFGATE_IMPLEMENTATION(NAME, PROBLEM, BACKEND, VARIANT)               \
+  static std::unique_ptr<::perfgate::microbench::Instance> PERFGATE_MB_CAT(    \
+      perfgate_impl_##NAME##_##BACKEND##_, VARIANT)(                           \
+      PROBLEM & problem, const ::perfgate::microbench::CaseParams& params);    \
+  static const ::perfgate::microbench::detail::Registrar PERFGATE_MB_CAT(      \
+      perfgate_impl_reg_##NAME##_##BACKEND##_, VARIANT){[] {                   \
+    ::perfgate::microbench::Registry::instance().family(#NAME).implementation( \
+        #BACKEND, #VARIANT,                                                    \
+        ::perfgate::microbench::instance_of<PROBLEM>(                          \
+            PERFGATE_MB_CAT(perfgate_impl_##NAME##_##BACKEND##_, VARIANT)));   \
+  }};                                                                          \
+  static std::unique_ptr<::perfgate::microbench::Instance> PERFGATE_MB_CAT(    \
+      perfgate_impl_##NAME##_##BACKEND##_, VARIANT)(                           \
+      [[maybe_unused]] PROBLEM & problem,                                      \
       [[maybe_unused]] const ::perfgate::microbench::CaseParams& params)

@@ -35,7 +35,8 @@ struct AttentionBackwardProblem : AttentionProblem {
 };
 
 // Cumulative query/key offsets of the b sequences (varlen lengths from a fixed seed).
-std::pair<std::vector<std::size_t>, std::vector<std::size_t>> attention_offsets(const CaseParams& p);
+std::pair<std::vector<std::size_t>, std::vector<std::size_t>> attention_offsets(
+    const CaseParams& p);
 
 // FLOPs by the FlashAttention convention: 4·Sq·Sk·D per head and sequence, halved when causal
 // (the convention's count, not the exact masked count); bytes: Q, K, V read and O written once.

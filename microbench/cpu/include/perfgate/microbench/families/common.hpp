@@ -15,7 +15,8 @@ inline void round_all(DType t, std::vector<float>& v) {
 }
 
 // Seeded inputs already rounded to the storage dtype.
-inline std::vector<float> stored(Rng& rng, DType t, std::size_t n, float lo = 0.25f, float hi = 1.0f) {
+inline std::vector<float> stored(Rng& rng, DType t, std::size_t n, float lo = 0.25f,
+                                 float hi = 1.0f) {
   auto v = rng.floats(static_cast<std::int64_t>(n), lo, hi);
   round_all(t, v);
   return v;
