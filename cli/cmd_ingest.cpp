@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "perfgate/preflight/doctor.hpp"
 #include "perfgate/baselines/ingest.hpp"
 #include "perfgate/baselines/store.hpp"
 #include "perfgate/core/exit_codes.hpp"
@@ -44,6 +45,7 @@ void add_ingest_command(CLI::App& app, Action& action) {
         runs.push_back(baselines::read_results_file(f, format));
         apply_overrides(*opts, runs.back());
       }
+      preflight::require_local_store(opts->db);  // SQLite locking fails on network file systems
       auto store = baselines::Store::open(opts->db, baselines::OpenMode::read_write);
       for (const auto& run : runs) {
         const auto out = store->ingest(run);

@@ -16,6 +16,7 @@
 #include "perfgate/core/identity.hpp"
 #include "perfgate/core/suite.hpp"
 #include "perfgate/microbench/plan.hpp"
+#include "perfgate/preflight/doctor.hpp"
 #include "run_cases.hpp"
 #include "run_progress.hpp"
 #include "run_table.hpp"
@@ -28,7 +29,7 @@ struct RunOptions {
   std::string branch, commit, suites_file;
   std::vector<std::string> labels;
   double case_timeout_s = 0;  // 0: the suite's
-  bool no_store = false, list = false;
+  bool no_store = false, list = false, strict = false;
 };
 
 std::filesystem::path suites_path(const RunOptions& o) {
@@ -98,6 +99,16 @@ int execute(const RunOptions& o) {
   if (!o.commit.empty()) run.code.commit = o.commit;
   run.labels = labels;
   run.fingerprint = collect_fingerprint(this_build());
+  // Preflight: what would make these numbers untrustworthy is recorded with them.
+  if (!o.no_store) preflight::require_local_store(o.db);
+  preflight::DoctorOptions doctor;
+  if (!o.no_store) doctor.store = o.db;
+  const auto findings = preflight::run_doctor(doctor);
+  const auto worst = preflight::worst_level(findings);
+  if (worst == preflight::Level::error || (o.strict && worst == preflight::Level::warning))
+    throw ToolError(fmt::format("preflight found {} condition(s){}; see `perfgate doctor`",
+                                to_string(worst), o.strict ? " (--strict)" : ""));
+  run.metadata["doctor"] = preflight::to_json(findings);
   run.metadata["suites_file"] = file_path.string();
   run.metadata["compare"] = compare_settings(suite.compare);
   run.metadata["backends"] = plan.backends;
@@ -151,6 +162,7 @@ void add_run_command(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   add_db_option(*cmd, opts->db);
   cmd->add_flag("--no-store", opts->no_store, "do not ingest the run into the store");
+  cmd->add_flag("--strict", opts->strict, "refuse to measure when `perfgate doctor` warns");
   cmd->add_option("--output", opts->output,
                   "result document path (default perfgate-results/<uuid>.json)");
   cmd->add_option("--trigger", opts->trigger, "nightly, premerge or adhoc")

@@ -206,6 +206,9 @@ Result result_from_json(const Reader& r) {
   if (r.raw().contains("scale")) {
     const Reader s = r.child("scale");
     res.scale = Scale{s.integer("nodes", 1), s.integer("gpus_per_node", 0), s.integer("ranks", 1)};
+    if (res.scale->nodes < 1) s.fail("nodes", "must be at least 1");
+    if (res.scale->ranks < 1) s.fail("ranks", "must be at least 1");
+    if (res.scale->gpus_per_node < 0) s.fail("gpus_per_node", "must not be negative");
   }
   if (r.raw().contains("extra")) res.extra = r.node("extra", json::value_t::object);
   return res;

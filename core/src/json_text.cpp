@@ -21,11 +21,17 @@ constexpr const char* kNanToken = "\"\\u0001perfgate-nan\"";
 constexpr const char* kPosInfToken = "\"\\u0001perfgate-inf\"";
 constexpr const char* kNegInfToken = "\"\\u0001perfgate-neginf\"";
 
-// Replaces the bare tokens outside string literals with sentinel strings that strict JSON accepts.
-std::string quote_non_finite(const std::string& text) {
+// Deeper documents are refused before parsing: nothing perfgate reads nests this far, and the
+// recursive walks over a parsed tree (here and in nlohmann's serialiser) must stay bounded.
+constexpr int kMaxNesting = 256;
+
+// Replaces the bare tokens outside string literals with sentinel strings that strict JSON
+// accepts, and measures the nesting depth on the way.
+std::string quote_non_finite(const std::string& text, const std::string& source) {
   std::string out;
   out.reserve(text.size());
   bool in_string = false;
+  int depth = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
@@ -33,6 +39,13 @@ std::string quote_non_finite(const std::string& text) {
       if (c == '\\' && i + 1 < text.size()) out += text[++i];
       else if (c == '"') in_string = false;
       continue;
+    }
+    if (c == '[' || c == '{') {
+      if (++depth > kMaxNesting)
+        throw InputError(source + ": JSON nested deeper than " + std::to_string(kMaxNesting) +
+                         " levels");
+    } else if (c == ']' || c == '}') {
+      --depth;
     }
     if (c == '"') {
       in_string = true;
@@ -70,7 +83,7 @@ void restore_non_finite(nlohmann::json& j) {
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& source) {
   try {
-    auto j = nlohmann::json::parse(quote_non_finite(text));
+    auto j = nlohmann::json::parse(quote_non_finite(text, source));
     restore_non_finite(j);
     return j;
   } catch (const nlohmann::json::parse_error& e) {
@@ -84,6 +97,11 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& sourc
     }
     throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(col) +
                      ": not valid JSON (" + std::string(e.what()).substr(std::string(e.what()).find(']') + 2) + ")");
+  }
+  catch (const nlohmann::json::exception& e) {
+    // e.g. a number too large for a double (1e400).
+    const std::string what = e.what();
+    throw InputError(source + ": not valid JSON (" + what.substr(what.find(']') + 2) + ")");
   }
 }
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,6 +68,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
 
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
     close_pipe(out_pipe);
@@ -75,6 +77,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   }
   if (pid == 0) {
     setpgid(0, 0);  // own process group, so a timeout kills the whole tree
+    // A measuring child must not outlive a killed parent and go on loading a core.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
     if (opts.capture_stdout) dup2(out_pipe[1], STDOUT_FILENO);
     if (opts.capture_stderr) dup2(err_pipe[1], STDERR_FILENO);
     for (const auto& [k, v] : opts.extra_env) setenv(k.c_str(), v.c_str(), 1);

@@ -1,42 +1,75 @@
 #include "perfgate/core/series_pattern.hpp"
 
+#include <cctype>
+
 #include "perfgate/core/error.hpp"
 
 namespace perfgate {
 
 namespace {
-std::string glob_to_regex(const std::string& glob) {
-  std::string re;
-  for (char c : glob) {
-    switch (c) {
-      case '*': re += ".*"; break;
-      case '?': re += "."; break;
-      case '.': case '+': case '(': case ')': case '[': case ']': case '{': case '}':
-      case '^': case '$': case '|': case '\\':
-        re += '\\';
-        re += c;
-        break;
-      default: re += c;
+
+// Iterative wildcard match ('*' any run, '?' one character): linear memory, no recursion.
+bool glob_match(const std::string& glob, const std::string& text) {
+  std::size_t g = 0, t = 0, star = std::string::npos, resume = 0;
+  while (t < text.size()) {
+    if (g < glob.size() && (glob[g] == '?' || glob[g] == text[t])) {
+      ++g;
+      ++t;
+    } else if (g < glob.size() && glob[g] == '*') {
+      star = g++;
+      resume = t;
+    } else if (star != std::string::npos) {
+      g = star + 1;
+      t = ++resume;
+    } else {
+      return false;
     }
   }
-  // Without an explicit metric, a pattern names every metric of its series.
-  if (glob.find('@') == std::string::npos) re += "(@.*)?";
-  return re;
+  while (g < glob.size() && glob[g] == '*') ++g;
+  return g == glob.size();
 }
+
+// Rejects repeat counts ({n}, {n,m}) beyond the limit: libstdc++ overflows on huge ones.
+void check_repeat_counts(const std::string& re, const std::string& text) {
+  for (std::size_t i = 0; i < re.size(); ++i) {
+    if (re[i] != '{' && re[i] != ',') continue;
+    std::size_t j = i + 1;
+    while (j < re.size() && std::isdigit(static_cast<unsigned char>(re[j]))) ++j;
+    if (j - i - 1 > 4 || (j > i + 1 && std::stol(re.substr(i + 1, j - i - 1)) > SeriesPattern::kMaxRepeatCount))
+      throw InputError("series pattern '" + text + "': repeat count above " +
+                       std::to_string(SeriesPattern::kMaxRepeatCount));
+  }
+}
+
 }  // namespace
 
 SeriesPattern::SeriesPattern(const std::string& text) : text_(text) {
   if (text.empty()) throw InputError("series pattern: empty");
+  if (text.size() > kMaxPatternLength)
+    throw InputError("series pattern: longer than " + std::to_string(kMaxPatternLength) +
+                     " characters");
+  if (!text.starts_with("re:")) return;
+  const std::string re = text.substr(3);
+  check_repeat_counts(re, text);
   try {
-    regex_ = text.starts_with("re:") ? std::regex(text.substr(3)) : std::regex(glob_to_regex(text));
+    regex_.emplace(re);
   } catch (const std::regex_error& e) {
     throw InputError("series pattern '" + text + "': invalid regular expression (" + e.what() + ")");
   }
 }
 
 bool SeriesPattern::matches(const std::string& series_id) const {
-  return text_.starts_with("re:") ? std::regex_search(series_id, regex_)
-                                  : std::regex_match(series_id, regex_);
+  if (regex_) {
+    if (series_id.size() > kMaxRegexSubject)
+      throw InputError("series id longer than " + std::to_string(kMaxRegexSubject) +
+                       " characters cannot be matched against '" + text_ + "'");
+    return std::regex_search(series_id, *regex_);
+  }
+  if (glob_match(text_, series_id)) return true;
+  // Without an explicit metric, a pattern names every metric of its series.
+  const auto at = series_id.rfind('@');
+  return text_.find('@') == std::string::npos && at != std::string::npos &&
+         glob_match(text_, series_id.substr(0, at));
 }
 
 }  // namespace perfgate

@@ -2,4 +2,4 @@ perfgate_integration_test(microbench_run_smoke microbench/run_smoke.sh TIMEOUT 1
 perfgate_integration_test(microbench_run_options microbench/run_options.sh TIMEOUT 120)
 perfgate_integration_test(microbench_run_faults microbench/run_faults.sh TIMEOUT 120)
 # Needs `perfgate compare` (the comparator's command).
-perfgate_integration_test(microbench_run_regression_e2e microbench/run_regression_e2e.sh LABELS e2e TIMEOUT 180)
+perfgate_integration_test(microbench_run_regression_e2e microbench/run_regression_e2e.sh MEASURES LABELS e2e TIMEOUT 180)

@@ -11,7 +11,3 @@ if(PERFGATE_FUZZ)
   include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz.cmake)
 endif()
 
-# Inputs that still crash a parser owned elsewhere (tests/data/reliability/known_failures/):
-# disabled so CI stays green; enable once fixed (ctest -R reliability_known_failures).
-add_test(NAME reliability_known_failures COMMAND reliability_tests "[known-failure]")
-set_tests_properties(reliability_known_failures PROPERTIES LABELS "unit;known-failure" DISABLED TRUE)
