@@ -1,1 +1,2 @@
 perfgate_integration_test(cli_basics skeleton/cli_basics.sh)
+perfgate_integration_test(skeleton_smoke_twice skeleton/smoke_twice.sh MEASURES TIMEOUT 300)
