@@ -8,19 +8,11 @@
 
 #include "perfgate/core/document.hpp"
 #include "perfgate/core/error.hpp"
+#include "perfgate/core/identity.hpp"
 
 extern char** environ;
 
 namespace perfgate::scaling {
-
-std::string utc_now() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 std::vector<std::string> recorded_environment(const std::map<std::string, std::string>& plan_env) {
   std::map<std::string, std::string> env;
@@ -73,7 +65,7 @@ PointRecord record_point(const SweepPlan& plan, const LaunchRequest& request, La
 }
 
 void run_sweep(const SweepPlan& plan, Launcher& launcher, const SweepOptions& options, Run& run) {
-  run.started_at = utc_now();
+  run.started_at = utc_now_iso8601();
   std::vector<LaunchRequest> requests = plan_requests(plan, options);
   for (const LaunchRequest& r : requests) {
     std::filesystem::create_directories(r.work_dir);
@@ -85,7 +77,7 @@ void run_sweep(const SweepPlan& plan, Launcher& launcher, const SweepOptions& op
     records.push_back(record_point(plan, requests[i], std::move(outcomes[i])));
   SweepContext ctx{launcher.name(), launcher.labels(), recorded_environment(plan.env)};
   aggregate_sweep(plan, records, ctx, run);
-  run.ended_at = utc_now();
+  run.ended_at = utc_now_iso8601();
 }
 
 }  // namespace perfgate::scaling

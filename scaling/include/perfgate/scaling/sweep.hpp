@@ -31,7 +31,4 @@ PointRecord record_point(const SweepPlan& plan, const LaunchRequest& request, La
 // NCCL_*, UCX_*, OMPI_MCA_*, FI_* and the plan's env, as "KEY=VALUE", sorted.
 std::vector<std::string> recorded_environment(const std::map<std::string, std::string>& plan_env);
 
-// ISO-8601 UTC now, e.g. 2026-11-29T22:31:05Z.
-std::string utc_now();
-
 }  // namespace perfgate::scaling
