@@ -8,7 +8,10 @@ SMOKE=("$PERFGATE" run --suite smoke --filter '^(softmax|gemm)/' --db "$DB")
 
 expect_exit 0 "${SMOKE[@]}" --output "$WORK/first.json"
 expect_exit 0 "${SMOKE[@]}" --output "$WORK/second.json"
-expect_exit 0 "$PERFGATE" compare --db "$DB" --baseline latest~1 --candidate latest
+# This checks the plumbing, not the statistics: microsecond smoke cases measured minutes apart on
+# a shared 2-core machine can differ by tens of percent, so a wide floor keeps A/A at exit 0.
+# (False-alarm rates are measured by perfgate_eval; the gate's interleaved A/A test is strict.)
+expect_exit 0 "$PERFGATE" compare --db "$DB" --baseline latest~1 --candidate latest --floor 1.0
 expect_in out "SERIES"
 expect_in out "softmax/"
 expect_not_in out "REGRESSION"
