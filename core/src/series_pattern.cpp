@@ -1,6 +1,7 @@
 #include "perfgate/core/series_pattern.hpp"
 
 #include <cctype>
+#include <vector>
 
 #include "perfgate/core/error.hpp"
 
@@ -41,6 +42,49 @@ void check_repeat_counts(const std::string& re, const std::string& text) {
   }
 }
 
+bool is_quantifier(char c) { return c == '*' || c == '+' || c == '?' || c == '{'; }
+
+// Rejects the shapes that make a backtracking matcher (std::regex) exponential: a quantifier
+// applied to a group that already holds one ("(a+)+"), and stacked quantifiers ("a???"), beyond
+// the single lazy '?' a quantifier may carry. Patterns name series; they never need either.
+void check_nested_quantifiers(const std::string& re, const std::string& text) {
+  std::vector<bool> group_has_quantifier;
+  std::size_t run = 0;  // consecutive quantifier characters just seen
+  for (std::size_t i = 0; i < re.size(); ++i) {
+    const char c = re[i];
+    if (c == '\\') {
+      ++i;
+      run = 0;
+      continue;
+    }
+    if (c == '[') {  // a character class holds no quantifiers
+      while (i < re.size() && re[i] != ']') i += re[i] == '\\' ? 2 : 1;
+      run = 0;
+      continue;
+    }
+    if (c == '{') {
+      while (i < re.size() && re[i] != '}') ++i;
+    }
+    if (is_quantifier(c)) {
+      if (++run > 2 || (run == 2 && c != '?'))
+        throw InputError("series pattern '" + text + "': stacked quantifiers");
+      if (!group_has_quantifier.empty()) group_has_quantifier.back() = true;
+      continue;
+    }
+    run = 0;
+    if (c == '(') {
+      group_has_quantifier.push_back(false);
+      if (i + 1 < re.size() && re[i + 1] == '?') i += 2;  // (?: (?= (?! are not quantifiers
+    } else if (c == ')' && !group_has_quantifier.empty()) {
+      const bool inner = group_has_quantifier.back();
+      group_has_quantifier.pop_back();
+      if (inner && i + 1 < re.size() && is_quantifier(re[i + 1]))
+        throw InputError("series pattern '" + text + "': a quantified group holds a quantifier");
+      if (inner && !group_has_quantifier.empty()) group_has_quantifier.back() = true;
+    }
+  }
+}
+
 }  // namespace
 
 SeriesPattern::SeriesPattern(const std::string& text) : text_(text) {
@@ -51,6 +95,7 @@ SeriesPattern::SeriesPattern(const std::string& text) : text_(text) {
   if (!text.starts_with("re:")) return;
   const std::string re = text.substr(3);
   check_repeat_counts(re, text);
+  check_nested_quantifiers(re, text);
   try {
     regex_.emplace(re);
   } catch (const std::regex_error& e) {

@@ -24,6 +24,12 @@ TEST_CASE("series patterns: globs, metric defaulting, regexes") {
   CHECK_FALSE(SeriesPattern("gemm/*").matches("attention/seq:1@time"));
   CHECK(SeriesPattern("re:seq:(1|2)@").matches("attention/seq:2@time"));
   CHECK_THROWS_AS(SeriesPattern("re:("), InputError);
+  // Shapes that make backtracking exponential are refused; ordinary ones are not.
+  CHECK_THROWS_WITH(SeriesPattern("re:(a+)+$"), Catch::Contains("quantified group"));
+  CHECK_THROWS_WITH(SeriesPattern("re:a???"), Catch::Contains("stacked quantifiers"));
+  CHECK(SeriesPattern("re:(?:seq:1)+").matches("attention/seq:1@time"));
+  CHECK(SeriesPattern("re:gemm/.*?@time").matches("gemm/m:1@time"));
+  CHECK(SeriesPattern("re:[+*?]{2}").matches("x/k:+?@t"));
 }
 
 TEST_CASE("summaries are robust") {
