@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "find_series.hpp"
 #include "perfgate/baselines/gbench.hpp"
 #include "perfgate/baselines/ingest.hpp"
 #include "perfgate/core/error.hpp"
@@ -15,12 +16,7 @@ const std::filesystem::path kData = std::filesystem::path(PERFGATE_TEST_DATA) / 
 // copied unchanged into /work/shared/corpus/gbench.
 const std::filesystem::path kCorpus = std::filesystem::path(PERFGATE_CORPUS) / "gbench";
 
-const Result& find(const Run& run, const std::string& id) {
-  for (const auto& r : run.results)
-    if (r.key.id() == id) return r;
-  FAIL("no series " << id);
-  throw std::logic_error("unreachable");
-}
+using perfgate::test::find_series;
 }  // namespace
 
 TEST_CASE("gbench names split into family and normalised params") {
@@ -35,36 +31,36 @@ TEST_CASE("gbench names split into family and normalised params") {
 
 TEST_CASE("randomly interleaved repetitions are grouped by identity, in repetition order") {
   const Run run = read_results_file(kData / "gbench_new_interleaved.json");
-  const auto& t = find(run, "BM_copy/arg0:8/arg1:64@time");
+  const auto& t = find_series(run, "BM_copy/arg0:8/arg1:64@time");
   CHECK(t.unit == "ns");
   CHECK(t.samples == std::vector<double>{1500, 1600, 1700});  // us → ns, by repetition_index
   CHECK(t.extra["gbench_name"] == "BM_copy/8/64");
   CHECK(t.extra["gbench_aggregates"]["mean"] == Approx(1600));
   CHECK(t.extra["gbench_aggregates"]["cv"] == Approx(0.0625));  // percentage: not converted
   CHECK_FALSE(t.extra.contains("gbench_aggregate_mismatch"));
-  CHECK(find(run, "BM_copy/arg0:8/arg1:64@cpu_time").samples == std::vector<double>{1400, 1500, 1600});
-  CHECK(find(run, "BM_copy/arg0:8/arg1:128@time").samples.size() == 3);
-  const auto& bytes = find(run, "BM_copy/arg0:8/arg1:64@bytes_per_second");
+  CHECK(find_series(run, "BM_copy/arg0:8/arg1:64@cpu_time").samples == std::vector<double>{1400, 1500, 1600});
+  CHECK(find_series(run, "BM_copy/arg0:8/arg1:128@time").samples.size() == 3);
+  const auto& bytes = find_series(run, "BM_copy/arg0:8/arg1:64@bytes_per_second");
   CHECK(bytes.unit == "B/s");
   CHECK(bytes.direction == Direction::higher_is_better);
-  CHECK(find(run, "BM_copy/arg0:8/arg1:64@items_per_second").samples.size() == 3);
-  CHECK(find(run, "BM_sort/size:1024@time").samples == std::vector<double>{20, 22, 21});
+  CHECK(find_series(run, "BM_copy/arg0:8/arg1:64@items_per_second").samples.size() == 3);
+  CHECK(find_series(run, "BM_sort/size:1024@time").samples == std::vector<double>{20, 22, 21});
 }
 
 TEST_CASE("NaN and Infinity counters are accepted and kept out of the samples") {
   const Run run = read_results_file(kData / "gbench_new_interleaved.json");
-  const auto& flops = find(run, "BM_sort/size:1024@custom_flops");
+  const auto& flops = find_series(run, "BM_sort/size:1024@custom_flops");
   CHECK(flops.samples == std::vector<double>{123});
   CHECK(flops.extra["non_finite_samples"] == 2);
 }
 
 TEST_CASE("error and skipped rows become failed and skipped results, never samples") {
   const Run run = read_results_file(kData / "gbench_new_interleaved.json");
-  const auto& failed = find(run, "BM_fail/threads:2@time");
+  const auto& failed = find_series(run, "BM_fail/threads:2@time");
   CHECK(failed.status == ResultStatus::error);
   CHECK(failed.message == "device lost");
   CHECK(failed.samples.empty());
-  const auto& skipped = find(run, "BM_skip@time");
+  const auto& skipped = find_series(run, "BM_skip@time");
   CHECK(skipped.status == ResultStatus::skipped);
   CHECK(skipped.message == "needs 2 GPUs");
   CHECK(skipped.samples.empty());
@@ -72,7 +68,7 @@ TEST_CASE("error and skipped rows become failed and skipped results, never sampl
 
 TEST_CASE("aggregate-only benchmarks fall back to the aggregates; BigO/RMS go to metadata") {
   const Run run = read_results_file(kData / "gbench_new_interleaved.json");
-  const auto& agg = find(run, "BM_aggonly@time");
+  const auto& agg = find_series(run, "BM_aggonly@time");
   CHECK(agg.samples.empty());
   CHECK(agg.summary.n == 5);
   CHECK(agg.summary.median == Approx(9.5e6));
@@ -80,7 +76,7 @@ TEST_CASE("aggregate-only benchmarks fall back to the aggregates; BigO/RMS go to
   CHECK(agg.extra["summary_from"] == "gbench_aggregates");
   CHECK(run.metadata["gbench_complexity"]["BM_Complexity"]["BigO"]["big_o"] == "N");
   CHECK(run.metadata["gbench_complexity"]["BM_Complexity"]["RMS"]["rms"] == Approx(0.01));
-  CHECK(find(run, "BM_Complexity/arg0:1024@time").samples == std::vector<double>{1024});
+  CHECK(find_series(run, "BM_Complexity/arg0:1024@time").samples == std::vector<double>{1024});
 }
 
 TEST_CASE("context becomes run metadata, fingerprint keys and a UTC start time") {
@@ -97,10 +93,10 @@ TEST_CASE("context becomes run metadata, fingerprint keys and a UTC start time")
 TEST_CASE("old files without run_type: aggregates by name suffix, BigO/RMS by fields") {
   const Run run = read_results_file(kData / "gbench_old_no_run_type.json");
   CHECK(run.started_at == "2015-03-17T18:40:25Z");
-  const auto& t = find(run, "BM_SetInsert/arg0:1024/arg1:1@time");
+  const auto& t = find_series(run, "BM_SetInsert/arg0:1024/arg1:1@time");
   CHECK(t.samples == std::vector<double>{29275, 29300});
   CHECK(t.extra["gbench_aggregates"]["stddev"] == 12);
-  CHECK(find(run, "BM_SetInsert/arg0:1024/arg1:1@bytes_per_second").samples.size() == 2);
+  CHECK(find_series(run, "BM_SetInsert/arg0:1024/arg1:1@bytes_per_second").samples.size() == 2);
   CHECK(run.metadata["gbench_complexity"]["BM_Complexity_O1"]["BigO"]["big_o"] == "(1)");
   CHECK(run.results.size() == 4);  // time, cpu_time, bytes_per_second, items_per_second
 }
@@ -109,14 +105,14 @@ TEST_CASE("Google Benchmark's own test inputs read as compare.py reads them") {
   const Run run0 = read_results_file(kCorpus / "test3_run0.json");
   const Run run1 = read_results_file(kCorpus / "test3_run1.json");
   // compare.py's repetition counts: BM_Two 2 vs 2, short 2 vs 3, medium 2 vs 1.
-  CHECK(find(run0, "BM_Two@time").samples.size() == 2);
-  CHECK(find(run1, "BM_Two@time").samples.size() == 2);
-  CHECK(find(run0, "short@time").samples.size() == 2);
-  CHECK(find(run1, "short@time").samples.size() == 3);
-  CHECK(find(run0, "medium@time").samples.size() == 2);
-  CHECK(find(run1, "medium@time").samples.size() == 1);
+  CHECK(find_series(run0, "BM_Two@time").samples.size() == 2);
+  CHECK(find_series(run1, "BM_Two@time").samples.size() == 2);
+  CHECK(find_series(run0, "short@time").samples.size() == 2);
+  CHECK(find_series(run1, "short@time").samples.size() == 3);
+  CHECK(find_series(run0, "medium@time").samples.size() == 2);
+  CHECK(find_series(run1, "medium@time").samples.size() == 1);
   const Run t1 = read_results_file(kCorpus / "test1_run1.json");
-  CHECK(find(t1, "BM_2xFaster@time").samples == std::vector<double>{50});
+  CHECK(find_series(t1, "BM_2xFaster@time").samples == std::vector<double>{50});
   CHECK(t1.results.size() >= 13 * 2);
 }
 

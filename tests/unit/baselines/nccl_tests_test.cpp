@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "find_series.hpp"
 #include "perfgate/baselines/ingest.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
 #include "perfgate/core/error.hpp"
@@ -10,12 +11,7 @@ using namespace perfgate::baselines;
 namespace {
 const std::filesystem::path kData = std::filesystem::path(PERFGATE_TEST_DATA) / "baselines";
 
-const Result& find(const Run& run, const std::string& id) {
-  for (const auto& r : run.results)
-    if (r.key.id() == id) return r;
-  FAIL("no series " << id);
-  throw std::logic_error("unreachable");
-}
+using perfgate::test::find_series;
 }  // namespace
 
 TEST_CASE("single-node all_reduce log: series, metrics, wrong counts and fingerprint") {
@@ -23,14 +19,14 @@ TEST_CASE("single-node all_reduce log: series, metrics, wrong counts and fingerp
   CHECK(run.suite == "nccl-tests");
   CHECK(run.results.size() == 4 * 2 * 3);  // rows x (out-of-place, in-place) x metrics
   const std::string p = "nccl-tests/all_reduce/inplace:0/redop:sum/root:-1/size:1048576/type:float";
-  const auto& time = find(run, p + "@time");
+  const auto& time = find_series(run, p + "@time");
   CHECK(time.unit == "us");
   CHECK(time.direction == Direction::lower_is_better);
   CHECK(time.samples == std::vector<double>{61.30});
   CHECK(time.extra["wrong"] == 0);
-  CHECK(find(run, p + "@busbw").samples == std::vector<double>{29.94});
-  CHECK(find(run, p + "@algbw").direction == Direction::higher_is_better);
-  const auto& bad = find(
+  CHECK(find_series(run, p + "@busbw").samples == std::vector<double>{29.94});
+  CHECK(find_series(run, p + "@algbw").direction == Direction::higher_is_better);
+  const auto& bad = find_series(
       run, "nccl-tests/all_reduce/inplace:1/redop:sum/root:-1/size:134217728/type:float@busbw");
   CHECK(bad.status == ResultStatus::error);
   CHECK(bad.extra["wrong"] == 3);
@@ -49,7 +45,7 @@ TEST_CASE("multi-node log with interleaved MPI noise") {
   CHECK(run.fingerprint.comparable.at("cluster.nodes") == "2");
   CHECK(run.fingerprint.comparable.at("cluster.gpus_per_node") == "8");
   CHECK(run.fingerprint.info.at("hosts") == "gpu-node-11,gpu-node-12");
-  const auto& r = find(
+  const auto& r = find_series(
       run, "nccl-tests/all_gather/inplace:0/redop:none/root:-1/size:4194304/type:float@time");
   CHECK(r.samples == std::vector<double>{201.44});
   REQUIRE(r.scale);
@@ -60,7 +56,7 @@ TEST_CASE("multi-node log with interleaved MPI noise") {
 TEST_CASE("old nccl-tests format: no root column, an error column, op from the command line") {
   const Run run = read_results_file(kData / "nccl_old_format.log");
   CHECK(run.results.size() == 5 * 2 * 3);
-  const auto& r = find(run, "nccl-tests/broadcast/inplace:1/redop:sum/size:2048/type:float@time");
+  const auto& r = find_series(run, "nccl-tests/broadcast/inplace:1/redop:sum/size:2048/type:float@time");
   CHECK(r.samples == std::vector<double>{11.80});
   CHECK(r.status == ResultStatus::ok);
   CHECK(r.extra["error"] == "0e+00");
