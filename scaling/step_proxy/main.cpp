@@ -1,8 +1,11 @@
 // perfgate-step-proxy: a synthetic data-parallel training step (transformer layers, bucketed
 // gradient all-reduce overlapped with the backward pass) reporting the step-time decomposition.
+// Exit codes: 0 ok, 2 usage or tool error, 4 --backend cuda found no CUDA device on some rank,
+// 5 a cuda step did not complete within --timeout-s (watchdog).
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
@@ -13,6 +16,9 @@
 #include "perfgate/core/document.hpp"
 #include "report.hpp"
 #include "step_loop.hpp"
+#ifdef PERFGATE_HAVE_NCCL
+#include "cuda/cuda_proxy.hpp"
+#endif
 
 using namespace perfgate::step_proxy;
 
@@ -24,6 +30,7 @@ struct Options {
   long long bucket_bytes = 64 * 1024;
   int warmup = 2, iters = 5, repetitions = 3, delay_rank = -1;
   double delay_us = 0, straggler_margin = 0.10;
+  double timeout_s = 300;  // cuda backend: watchdog seconds per step
 };
 
 std::string this_node() {
@@ -58,18 +65,59 @@ std::vector<std::string> gather_hosts(int size) {
   return out;
 }
 
-int run(const Options& o, int rank, int size, int thread_level) {
+// Appends this rank's mean step, compute, comm and exposed times per repetition to `mine`;
+// returns the rank's ceiling (FLOP/s).
+double measure_cpu(const Options& o, int rank, std::vector<double>& mine) {
   TransformerStack model(o.shape);
   CommThread comm(MPI_COMM_WORLD);
   StepConfig config{o.bucket_bytes, rank == o.delay_rank ? o.delay_us : 0.0};
   for (int i = 0; i < o.warmup; ++i) run_step(model, comm, o.shape, config);
-  std::vector<double> mine;  // per repetition: step, compute, comm, exposed
   for (int rep = 0; rep < o.repetitions; ++rep) {
     StepTimes sum;
     for (int i = 0; i < o.iters; ++i) sum += run_step(model, comm, o.shape, config);
     for (double v : {sum.step_us, sum.compute_us, sum.comm_us, sum.exposed_us}) mine.push_back(v / o.iters);
   }
-  const double ceiling = measure_ceiling(o.shape);
+  return measure_ceiling(o.shape);
+}
+
+#ifdef PERFGATE_HAVE_NCCL
+// A step hung on this rank: NCCL is already aborted (so the peers' waits end too); say which
+// step and leave with the watchdog's exit code.
+[[noreturn]] void on_cuda_timeout(const std::string& what, double timeout_s) {
+  std::fprintf(stderr, "perfgate-step-proxy: watchdog: %s did not complete within %g s; NCCL communicator aborted\n",
+               what.c_str(), timeout_s);
+  std::fflush(stderr);
+  std::_Exit(kWatchdogExit);
+}
+
+// The GPU counterpart of measure_cpu; `compute_note` describes what computed and communicated.
+double measure_cuda(const Options& o, int rank, int size, std::vector<double>& mine, std::string& compute_note) {
+  CudaProxyConfig config;
+  config.shape = o.shape;
+  config.step = {o.bucket_bytes, rank == o.delay_rank ? o.delay_us : 0.0};
+  config.warmup = o.warmup;
+  config.iters = o.iters;
+  config.repetitions = o.repetitions;
+  config.timeout_s = o.timeout_s;
+  config.on_timeout = [&o](const std::string& what) { on_cuda_timeout(what, o.timeout_s); };
+  const CudaProxyResult r = run_cuda_proxy(config, rank, size);
+  for (const StepTimes& t : r.per_repetition)
+    for (double v : {t.step_us, t.compute_us, t.comm_us, t.exposed_us}) mine.push_back(v);
+  compute_note = "bf16 cuBLASLt GEMMs and cuDNN SDPA on one CUDA stream (" + r.device + "), NCCL " +
+                 r.nccl_version + " bucketed all-reduce on a second stream; ceiling: 8192^3 bf16 cuBLASLt GEMM";
+  return r.ceiling_flops_per_s;
+}
+#endif
+
+int run(const Options& o, int rank, int size, int thread_level) {
+  std::vector<double> mine;  // per repetition: step, compute, comm, exposed
+  std::string compute_note;  // what replaces the report's CPU compute description
+#ifdef PERFGATE_HAVE_NCCL
+  const double ceiling =
+      o.backend == "cuda" ? measure_cuda(o, rank, size, mine, compute_note) : measure_cpu(o, rank, mine);
+#else
+  const double ceiling = measure_cpu(o, rank, mine);
+#endif
   const std::vector<std::string> hosts = gather_hosts(size);
   std::vector<double> all(rank == 0 ? mine.size() * size : 0);
   MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), static_cast<int>(mine.size()),
@@ -84,7 +132,8 @@ int run(const Options& o, int rank, int size, int thread_level) {
       per_rank[r].push_back({v[0], v[1], v[2], v[3]});
     }
   ProxyRunInfo info{o.shape, o.backend, o.suite, o.bucket_bytes, ceiling_min, hosts, thread_level, o.straggler_margin};
-  const perfgate::Run doc = build_report(info, per_rank);
+  perfgate::Run doc = build_report(info, per_rank);
+  if (!compute_note.empty()) doc.metadata["step_proxy"]["compute"] = compute_note;
   const auto& d = doc.results;
   std::cout << "# step proxy: " << size << " ranks, " << o.shape.layers << " layers, hidden " << o.shape.hidden
             << "\n# step_us " << d[0].summary.median << "  compute_us " << d[1].summary.median << "  comm_us "
@@ -114,6 +163,8 @@ int main(int argc, char** argv) {
   app.add_option("--straggler-margin", o.straggler_margin);
   app.add_option("--delay-rank", o.delay_rank, "test option: this rank computes --delay-us longer per step");
   app.add_option("--delay-us", o.delay_us);
+  app.add_option("--timeout-s", o.timeout_s, "cuda backend: seconds one step may take before NCCL is aborted (0: off)")
+      ->check(CLI::NonNegativeNumber);
   try {
     app.parse(argc, argv);
     if (o.shape.hidden % o.shape.heads != 0) throw CLI::ValidationError("--heads", "must divide --hidden");
@@ -124,10 +175,22 @@ int main(int argc, char** argv) {
     std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
     return 2;
   }
+#ifdef PERFGATE_HAVE_NCCL
   if (o.backend == "cuda") {
-    std::cerr << "perfgate-step-proxy: the cuda (NCCL) backend is not built in this version; use --backend cpu\n";
+    try {
+      validate_cuda_shape(o.shape);
+    } catch (const perfgate::InputError& e) {
+      std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
+      return 2;
+    }
+  }
+#else
+  if (o.backend == "cuda") {
+    std::cerr << "perfgate-step-proxy: --backend cuda: this build has no CUDA/NCCL backend (configure where CUDA and "
+                 "NCCL are found); use --backend cpu\n";
     return 2;
   }
+#endif
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   int rank = 0, size = 1;
@@ -140,6 +203,11 @@ int main(int argc, char** argv) {
   } else {
     try {
       rc = run(o, rank, size, provided);
+#ifdef PERFGATE_HAVE_NCCL
+    } catch (const NoCudaDevice& e) {  // thrown on every rank together: no abort needed
+      if (rank == 0) std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
+      rc = kNoCudaDeviceExit;
+#endif
     } catch (const std::exception& e) {
       std::cerr << "perfgate-step-proxy: rank " << rank << ": " << e.what() << "\n";
       MPI_Abort(MPI_COMM_WORLD, 2);

@@ -1,0 +1,45 @@
+#pragma once
+// The step proxy's CUDA backend: one GPU per rank (chosen by local rank), compute on one CUDA
+// stream, gradient all-reduce through NCCL on a second stream, decomposition from CUDA events.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../step_loop.hpp"
+#include "perfgate/core/error.hpp"
+
+namespace perfgate::step_proxy {
+
+inline constexpr int kNoCudaDeviceExit = 4;  // some rank sees no CUDA device: nothing was measured
+inline constexpr int kWatchdogExit = 5;      // a step did not complete in time (perfgate-collectives' code)
+
+// Some rank has no usable CUDA device; every rank throws it together (no rank is left waiting).
+class NoCudaDevice : public ToolError {
+ public:
+  using ToolError::ToolError;
+};
+
+struct CudaProxyConfig {
+  Shape shape;
+  StepConfig step;  // delay_us already resolved for this rank
+  int warmup = 2, iters = 5, repetitions = 3;
+  double timeout_s = 300;  // watchdog: seconds one step may take (0: off)
+  // Runs on the watchdog thread after the NCCL communicator has been aborted; expected not to return.
+  std::function<void(const std::string& what)> on_timeout;
+};
+
+struct CudaProxyResult {
+  std::vector<StepTimes> per_repetition;  // this rank's mean step times per repetition
+  double ceiling_flops_per_s = 0;          // this rank's large bf16 GEMM rate
+  std::string device;                      // "NVIDIA H200 (sm_90)"
+  std::string nccl_version;
+};
+
+// Throws InputError naming the option when cuBLASLt's and cuDNN's bf16 paths cannot take the shape.
+void validate_cuda_shape(const Shape& s);
+
+// Collective over MPI_COMM_WORLD (MPI initialised by the caller). Throws NoCudaDevice, InputError
+// (a shape the GPU path cannot take) or ToolError (CUDA, cuBLASLt, cuDNN or NCCL failures).
+CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size);
+
+}  // namespace perfgate::step_proxy

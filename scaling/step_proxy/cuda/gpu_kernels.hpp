@@ -1,0 +1,22 @@
+#pragma once
+// The few elementwise kernels the GPU step needs beyond GEMMs and attention: GeLU forward and
+// backward on bf16 activations, a seeded bf16 initialiser and a busy-wait (the straggler delay).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace perfgate::step_proxy::gpu {
+
+using Bf16Bits = std::uint16_t;  // bf16 storage on the host side of the interface
+
+// out = gelu_tanh(pre); `pre` is kept for the backward pass.
+void gelu_forward(const Bf16Bits* pre, Bf16Bits* out, std::size_t count, cudaStream_t s);
+// grad *= gelu_tanh'(pre), in place.
+void gelu_backward(const Bf16Bits* pre, Bf16Bits* grad, std::size_t count, cudaStream_t s);
+// Values in ±[0.25, 1) × scale from a hash of (seed, index): never zeros, reproducible.
+void fill_uniform(Bf16Bits* data, std::size_t count, float scale, std::uint64_t seed, cudaStream_t s);
+// Occupies the stream for `microseconds` of GPU time (the --delay-us straggler).
+void spin(double microseconds, cudaStream_t s);
+
+}  // namespace perfgate::step_proxy::gpu

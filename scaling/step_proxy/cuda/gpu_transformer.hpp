@@ -1,0 +1,50 @@
+#pragma once
+// The transformer stack of the CPU proxy (attention + GeLU MLP per layer, no norms), on one CUDA
+// stream in bf16: cuBLASLt GEMMs and cuDNN's fused attention, forward and backward.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "../transformer.hpp"
+#include "gpu_kernels.hpp"
+#include "lt_matmul.hpp"
+#include "perfgate/cuda/attention.hpp"
+#include "perfgate/cuda/device_buffer.hpp"
+
+namespace perfgate::step_proxy::gpu {
+
+class GpuTransformer {
+ public:
+  GpuTransformer(const Shape& s, cudaStream_t stream);
+  void forward();
+  // Enqueues the backward pass from the last layer to the first; `layer_done(l)` runs right after
+  // layer l's weight-gradient kernels are enqueued, so their all-reduce can follow them.
+  void backward(const std::function<void(int)>& layer_done);
+  Bf16Bits* grads(int layer) const { return grads_.get() + static_cast<std::size_t>(layer) * shape_.params_per_layer(); }
+  std::size_t gradient_count() const { return grads_.size(); }
+
+ private:
+  using Buffer = cuda::DeviceBuffer<Bf16Bits>;
+  struct Acts {  // what one layer's forward keeps for its backward
+    Buffer q, k, v, attn, y1, pre, h;
+    cuda::DeviceBuffer<float> stats;
+  };
+  const Bf16Bits* weights(int layer) const {
+    return weights_.get() + static_cast<std::size_t>(layer) * shape_.params_per_layer();
+  }
+  void backward_layer(int l, const Bf16Bits* dy, Bf16Bits* dx);
+
+  Shape shape_;
+  cudaStream_t stream_;
+  GemmPlans gemm_;
+  std::unique_ptr<cuda::CudnnSdpa> attention_forward_, attention_backward_;
+  Buffer weights_, grads_;
+  std::vector<Buffer> x_;  // x_[l]: layer l's input; x_[layers]: the output
+  std::vector<Acts> acts_;
+  Buffer loss_grad_, d_a_, d_b_, d_pre_, d_y1_, d_attn_, d_q_, d_k_, d_v_;  // backward scratch
+};
+
+}  // namespace perfgate::step_proxy::gpu

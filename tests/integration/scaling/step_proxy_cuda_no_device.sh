@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# perfgate-step-proxy --backend cuda where no GPU is visible (CUDA_VISIBLE_DEVICES empty, so it
+# holds on GPU machines too): one clear line from rank 0, exit 4 (not the usage code 2), no
+# document; a shape the GPU path cannot take is refused before MPI starts (exit 2).
+source "$(dirname "$0")/../lib.sh"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+export CUDA_VISIBLE_DEVICES=
+PROXY="$BUILD_DIR/scaling/step_proxy/perfgate-step-proxy"
+[ -x "$PROXY" ] || fail "perfgate-step-proxy is not built at $PROXY"
+SHAPE=(--layers 2 --hidden 64 --heads 4 --seq 32 --batch 2)
+
+for np in 1 2; do
+  expect_exit 4 timeout 120 mpirun --oversubscribe -np "$np" -x CUDA_VISIBLE_DEVICES "$PROXY" --backend cuda \
+    "${SHAPE[@]}" --output "$WORK/proxy-$np.json"
+  expect_in err "^perfgate-step-proxy: --backend cuda: no CUDA device visible on $np of $np ranks"
+  [ "$(grep -c '^perfgate-step-proxy:' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "expected one line from rank 0 ($np ranks)"; }
+  [ ! -e "$WORK/proxy-$np.json" ] || fail "a document was written without a device ($np ranks)"
+done
+
+expect_exit 2 "$PROXY" --backend cuda --layers 2 --hidden 60 --heads 4 --output "$WORK/bad.json"
+expect_in err "^perfgate-step-proxy: --hidden: the cuda backend needs a multiple of 8"
+[ ! -e "$WORK/bad.json" ] || fail "a document was written for a refused shape"
+echo ok
