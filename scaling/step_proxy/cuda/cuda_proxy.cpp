@@ -23,11 +23,13 @@ int select_device(const collectives::Communicator& world) {
   int missing_ranks = 0;
   MPI_Allreduce(&missing, &missing_ranks, 1, MPI_INT, MPI_SUM, world.comm());
   if (missing_ranks > 0) {
-    std::string why = missing ? (status != cudaSuccess ? cudaGetErrorString(status) : "the device count is 0")
-                              : "this rank has one";
-    throw NoCudaDevice("--backend cuda: no CUDA device visible on " + std::to_string(missing_ranks) + " of " +
-                       std::to_string(world.size()) + " ranks (rank " + std::to_string(world.rank()) + " on " +
-                       world.host() + ": " + why + ")");
+    std::string why =
+        missing ? (status != cudaSuccess ? cudaGetErrorString(status) : "the device count is 0")
+                : "this rank has one";
+    throw NoCudaDevice("--backend cuda: no CUDA device visible on " +
+                       std::to_string(missing_ranks) + " of " + std::to_string(world.size()) +
+                       " ranks (rank " + std::to_string(world.rank()) + " on " + world.host() +
+                       ": " + why + ")");
   }
   const int device = world.local_rank() % devices;
   PERFGATE_CUDA_CHECK(cudaSetDevice(device));
@@ -37,7 +39,8 @@ int select_device(const collectives::Communicator& world) {
 std::string describe_device(int device) {
   cudaDeviceProp props{};
   PERFGATE_CUDA_CHECK(cudaGetDeviceProperties(&props, device));
-  return std::string(props.name) + " (sm_" + std::to_string(props.major) + std::to_string(props.minor) + ")";
+  return std::string(props.name) + " (sm_" + std::to_string(props.major) +
+         std::to_string(props.minor) + ")";
 }
 
 struct Stream {
@@ -51,10 +54,13 @@ struct Stream {
 }  // namespace
 
 void validate_cuda_shape(const Shape& s) {
-  if (s.hidden % 8 != 0) throw InputError("--hidden: the cuda backend needs a multiple of 8 (16-byte bf16 rows)");
+  if (s.hidden % 8 != 0)
+    throw InputError("--hidden: the cuda backend needs a multiple of 8 (16-byte bf16 rows)");
   if (s.head_dim() % 8 != 0 || s.head_dim() > 128)
-    throw InputError("--heads: the cuda backend needs hidden/heads a multiple of 8 and at most 128 (cuDNN SDPA), got " +
-                     std::to_string(s.head_dim()));
+    throw InputError(
+        "--heads: the cuda backend needs hidden/heads a multiple of 8 and at most 128 (cuDNN "
+        "SDPA), got " +
+        std::to_string(s.head_dim()));
 }
 
 CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size) {
@@ -69,8 +75,8 @@ CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size
   gpu::NcclComm nccl(world.comm(), rank, size);
   gpu::GpuTransformer model(config.shape, compute.s);
   gpu::GpuStep step(model, nccl, config.shape, config.step, compute.s);
-  const std::string what = "a training step on rank " + std::to_string(rank) + " (" + world.host() + ", " +
-                           result.device + ")";
+  const std::string what = "a training step on rank " + std::to_string(rank) + " (" + world.host() +
+                           ", " + result.device + ")";
   collectives::Watchdog watchdog(config.timeout_s, [&] {
     nccl.abort();
     if (config.on_timeout) config.on_timeout(what);
@@ -87,7 +93,8 @@ CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size
     StepTimes sum;
     for (int i = 0; i < config.iters; ++i) sum += timed_step();
     const double n = config.iters;
-    result.per_repetition.push_back({sum.step_us / n, sum.compute_us / n, sum.comm_us / n, sum.exposed_us / n});
+    result.per_repetition.push_back(
+        {sum.step_us / n, sum.compute_us / n, sum.comm_us / n, sum.exposed_us / n});
   }
   result.ceiling_flops_per_s = gpu::measure_gemm_ceiling_flops(compute.s);
   return result;

@@ -11,7 +11,8 @@
 namespace perfgate::step_proxy {
 
 inline constexpr int kNoCudaDeviceExit = 4;  // some rank sees no CUDA device: nothing was measured
-inline constexpr int kWatchdogExit = 5;      // a step did not complete in time (perfgate-collectives' code)
+inline constexpr int kWatchdogExit =
+    5;  // a step did not complete in time (perfgate-collectives' code)
 
 // Some rank has no usable CUDA device; every rank throws it together (no rank is left waiting).
 class NoCudaDevice : public ToolError {
@@ -24,14 +25,15 @@ struct CudaProxyConfig {
   StepConfig step;  // delay_us already resolved for this rank
   int warmup = 2, iters = 5, repetitions = 3;
   double timeout_s = 300;  // watchdog: seconds one step may take (0: off)
-  // Runs on the watchdog thread after the NCCL communicator has been aborted; expected not to return.
+  // Runs on the watchdog thread after the NCCL communicator has been aborted; expected not to
+  // return.
   std::function<void(const std::string& what)> on_timeout;
 };
 
 struct CudaProxyResult {
   std::vector<StepTimes> per_repetition;  // this rank's mean step times per repetition
-  double ceiling_flops_per_s = 0;          // this rank's large bf16 GEMM rate
-  std::string device;                      // "NVIDIA H200 (sm_90)"
+  double ceiling_flops_per_s = 0;         // this rank's large bf16 GEMM rate
+  std::string device;                     // "NVIDIA H200 (sm_90)"
   std::string nccl_version;
 };
 

@@ -12,7 +12,8 @@ namespace perfgate::step_proxy::gpu {
 double measure_gemm_ceiling_flops(cudaStream_t stream) {
   constexpr int kWarmup = 3, kSamples = 10;
   const cuda::GemmShape shape{8192, 8192, 8192};
-  const std::size_t elements = static_cast<std::size_t>(shape.m) * static_cast<std::size_t>(shape.k);
+  const std::size_t elements =
+      static_cast<std::size_t>(shape.m) * static_cast<std::size_t>(shape.k);
   cuda::DeviceBuffer<Bf16Bits> a(elements), w(elements), c(elements);
   fill_uniform(a.get(), elements, 1.0f, 11, stream);
   fill_uniform(w.get(), elements, 1.0f / 90.0f, 12, stream);

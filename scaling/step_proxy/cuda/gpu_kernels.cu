@@ -11,7 +11,8 @@ constexpr int kThreads = 256;
 
 unsigned blocks_for(std::size_t count) {
   const std::size_t b = (count + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(b < 65535u * 8u ? b : 65535u * 8u);  // grid-stride loops cover the rest
+  return static_cast<unsigned>(b < 65535u * 8u ? b
+                                               : 65535u * 8u);  // grid-stride loops cover the rest
 }
 
 __device__ float gelu_tanh(float x) {
@@ -26,19 +27,23 @@ __device__ float gelu_tanh_grad(float x) {
   return 0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * du;
 }
 
-__global__ void gelu_forward_kernel(const __nv_bfloat16* pre, __nv_bfloat16* out, std::size_t count) {
+__global__ void gelu_forward_kernel(const __nv_bfloat16* pre, __nv_bfloat16* out,
+                                    std::size_t count) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
        i += std::size_t(gridDim.x) * blockDim.x)
     out[i] = __float2bfloat16(gelu_tanh(__bfloat162float(pre[i])));
 }
 
-__global__ void gelu_backward_kernel(const __nv_bfloat16* pre, __nv_bfloat16* grad, std::size_t count) {
+__global__ void gelu_backward_kernel(const __nv_bfloat16* pre, __nv_bfloat16* grad,
+                                     std::size_t count) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
        i += std::size_t(gridDim.x) * blockDim.x)
-    grad[i] = __float2bfloat16(__bfloat162float(grad[i]) * gelu_tanh_grad(__bfloat162float(pre[i])));
+    grad[i] =
+        __float2bfloat16(__bfloat162float(grad[i]) * gelu_tanh_grad(__bfloat162float(pre[i])));
 }
 
-__global__ void fill_uniform_kernel(__nv_bfloat16* data, std::size_t count, float scale, std::uint64_t seed) {
+__global__ void fill_uniform_kernel(__nv_bfloat16* data, std::size_t count, float scale,
+                                    std::uint64_t seed) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
        i += std::size_t(gridDim.x) * blockDim.x) {
     std::uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed;  // splitmix64 finaliser
@@ -61,20 +66,21 @@ __global__ void spin_kernel(unsigned long long nanoseconds) {
 }  // namespace
 
 void gelu_forward(const Bf16Bits* pre, Bf16Bits* out, std::size_t count, cudaStream_t s) {
-  gelu_forward_kernel<<<blocks_for(count), kThreads, 0, s>>>(reinterpret_cast<const __nv_bfloat16*>(pre),
-                                                             reinterpret_cast<__nv_bfloat16*>(out), count);
+  gelu_forward_kernel<<<blocks_for(count), kThreads, 0, s>>>(
+      reinterpret_cast<const __nv_bfloat16*>(pre), reinterpret_cast<__nv_bfloat16*>(out), count);
   PERFGATE_CHECK_LAUNCH("gelu_forward_kernel");
 }
 
 void gelu_backward(const Bf16Bits* pre, Bf16Bits* grad, std::size_t count, cudaStream_t s) {
-  gelu_backward_kernel<<<blocks_for(count), kThreads, 0, s>>>(reinterpret_cast<const __nv_bfloat16*>(pre),
-                                                              reinterpret_cast<__nv_bfloat16*>(grad), count);
+  gelu_backward_kernel<<<blocks_for(count), kThreads, 0, s>>>(
+      reinterpret_cast<const __nv_bfloat16*>(pre), reinterpret_cast<__nv_bfloat16*>(grad), count);
   PERFGATE_CHECK_LAUNCH("gelu_backward_kernel");
 }
 
-void fill_uniform(Bf16Bits* data, std::size_t count, float scale, std::uint64_t seed, cudaStream_t s) {
-  fill_uniform_kernel<<<blocks_for(count), kThreads, 0, s>>>(reinterpret_cast<__nv_bfloat16*>(data), count, scale,
-                                                             seed);
+void fill_uniform(Bf16Bits* data, std::size_t count, float scale, std::uint64_t seed,
+                  cudaStream_t s) {
+  fill_uniform_kernel<<<blocks_for(count), kThreads, 0, s>>>(reinterpret_cast<__nv_bfloat16*>(data),
+                                                             count, scale, seed);
   PERFGATE_CHECK_LAUNCH("fill_uniform_kernel");
 }
 

@@ -15,7 +15,8 @@ void gelu_forward(const Bf16Bits* pre, Bf16Bits* out, std::size_t count, cudaStr
 // grad *= gelu_tanh'(pre), in place.
 void gelu_backward(const Bf16Bits* pre, Bf16Bits* grad, std::size_t count, cudaStream_t s);
 // Values in ±[0.25, 1) × scale from a hash of (seed, index): never zeros, reproducible.
-void fill_uniform(Bf16Bits* data, std::size_t count, float scale, std::uint64_t seed, cudaStream_t s);
+void fill_uniform(Bf16Bits* data, std::size_t count, float scale, std::uint64_t seed,
+                  cudaStream_t s);
 // Occupies the stream for `microseconds` of GPU time (the --delay-us straggler).
 void spin(double microseconds, cudaStream_t s);
 

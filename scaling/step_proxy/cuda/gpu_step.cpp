@@ -21,8 +21,8 @@ cudaEvent_t GpuStep::new_event() {
   return e;
 }
 
-GpuStep::GpuStep(GpuTransformer& model, NcclComm& comm, const Shape& shape, const StepConfig& config,
-                 cudaStream_t compute)
+GpuStep::GpuStep(GpuTransformer& model, NcclComm& comm, const Shape& shape,
+                 const StepConfig& config, cudaStream_t compute)
     : model_(model),
       comm_(comm),
       per_layer_(shape.params_per_layer()),
@@ -86,7 +86,8 @@ StepTimes GpuStep::run() {
   StepTimes t;
   t.step_us = elapsed_us(start_, end_);
   t.compute_us = elapsed_us(start_, compute_end_);
-  for (std::size_t i = 0; i < buckets_; ++i) t.comm_us += elapsed_us(comm_events_[i].first, comm_events_[i].second);
+  for (std::size_t i = 0; i < buckets_; ++i)
+    t.comm_us += elapsed_us(comm_events_[i].first, comm_events_[i].second);
   t.exposed_us = std::max(0.0, t.step_us - t.compute_us);
   return t;
 }

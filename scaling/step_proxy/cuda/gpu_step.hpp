@@ -20,7 +20,8 @@ namespace perfgate::step_proxy::gpu {
 
 class GpuStep {
  public:
-  GpuStep(GpuTransformer& model, NcclComm& comm, const Shape& shape, const StepConfig& config, cudaStream_t compute);
+  GpuStep(GpuTransformer& model, NcclComm& comm, const Shape& shape, const StepConfig& config,
+          cudaStream_t compute);
   ~GpuStep();
   GpuStep(const GpuStep&) = delete;
   GpuStep& operator=(const GpuStep&) = delete;
@@ -39,7 +40,8 @@ class GpuStep {
   cudaStream_t compute_, comm_stream_ = nullptr;
   cudaEvent_t start_, compute_end_, comm_done_, end_;
   std::vector<cudaEvent_t> layer_ready_;
-  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> comm_events_;  // grows to the step's bucket count
+  std::vector<std::pair<cudaEvent_t, cudaEvent_t>>
+      comm_events_;          // grows to the step's bucket count
   std::size_t buckets_ = 0;  // all-reduces enqueued in this step
   Bf16Bits* low_ = nullptr;  // the lowest final gradient
   long long ready_ = 0;      // final gradients not yet in a bucket

@@ -9,13 +9,20 @@ namespace {
 // each stored [out, in] like a linear layer.
 struct Offsets {
   std::size_t q, k, v, o, w1, w2;
-  explicit Offsets(std::size_t h) : q(0), k(h * h), v(2 * h * h), o(3 * h * h), w1(4 * h * h), w2(8 * h * h) {}
+  explicit Offsets(std::size_t h)
+      : q(0), k(h * h), v(2 * h * h), o(3 * h * h), w1(4 * h * h), w2(8 * h * h) {}
 };
 
 // Y[t,out] = X[t,in]·W[out,in]ᵀ; dX[t,in] = dY[t,out]·W; dW[out,in] = dY[t,out]ᵀ·X[t,in].
-GemmDims linear(long long t, long long out, long long in) { return {t, out, in, false, true}; }
-GemmDims data_grad(long long t, long long out, long long in) { return {t, in, out, false, false}; }
-GemmDims weight_grad(long long t, long long out, long long in) { return {out, in, t, true, false}; }
+GemmDims linear(long long t, long long out, long long in) {
+  return {t, out, in, false, true};
+}
+GemmDims data_grad(long long t, long long out, long long in) {
+  return {t, in, out, false, false};
+}
+GemmDims weight_grad(long long t, long long out, long long in) {
+  return {out, in, t, true, false};
+}
 
 }  // namespace
 
@@ -27,18 +34,22 @@ GpuTransformer::GpuTransformer(const Shape& s, cudaStream_t stream)
   // Attention: cuDNN's fused SDPA forward (keeping the softmax statistics) and backward, the
   // families' only GPU attention with a backward pass; no causal mask, like the CPU model.
   const cuda::AttentionShape a{s.batch, s.heads, s.heads, s.seq, s.seq, s.head_dim(), false};
-  attention_forward_ = std::make_unique<cuda::CudnnSdpa>(a, cuda::Precision::bf16, cuda::CudnnSdpa::Direction::forward);
-  attention_backward_ =
-      std::make_unique<cuda::CudnnSdpa>(a, cuda::Precision::bf16, cuda::CudnnSdpa::Direction::backward);
+  attention_forward_ = std::make_unique<cuda::CudnnSdpa>(a, cuda::Precision::bf16,
+                                                         cuda::CudnnSdpa::Direction::forward);
+  attention_backward_ = std::make_unique<cuda::CudnnSdpa>(a, cuda::Precision::bf16,
+                                                          cuda::CudnnSdpa::Direction::backward);
   const std::size_t t = s.tokens(), h = s.hidden;
   // Weights ~ 1/sqrt(fan-in) keep activations in bf16's range through the stack without norms.
   fill_uniform(weights_.get(), weights_.size(), 1.0f / std::sqrt(float(h)), 1, stream_);
   for (int l = 0; l <= s.layers; ++l) x_.emplace_back(t * h);
   fill_uniform(x_[0].get(), t * h, 1.0f, 2, stream_);
   for (int l = 0; l < s.layers; ++l)
-    acts_.push_back({Buffer(t * h), Buffer(t * h), Buffer(t * h), Buffer(t * h), Buffer(t * h), Buffer(t * 4 * h),
-                     Buffer(t * 4 * h), cuda::DeviceBuffer<float>(static_cast<std::size_t>(s.batch) * s.heads * s.seq)});
-  for (Buffer* b : {&loss_grad_, &d_a_, &d_b_, &d_y1_, &d_attn_, &d_q_, &d_k_, &d_v_}) *b = Buffer(t * h);
+    acts_.push_back(
+        {Buffer(t * h), Buffer(t * h), Buffer(t * h), Buffer(t * h), Buffer(t * h),
+         Buffer(t * 4 * h), Buffer(t * 4 * h),
+         cuda::DeviceBuffer<float>(static_cast<std::size_t>(s.batch) * s.heads * s.seq)});
+  for (Buffer* b : {&loss_grad_, &d_a_, &d_b_, &d_y1_, &d_attn_, &d_q_, &d_k_, &d_v_})
+    *b = Buffer(t * h);
   d_pre_ = Buffer(t * 4 * h);
   fill_uniform(loss_grad_.get(), t * h, 1e-3f, 3, stream_);
   PERFGATE_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -55,7 +66,8 @@ void GpuTransformer::forward() {
     gemm_.run(linear(t, h, h), x, w + off.q, a.q.get(), stream_);
     gemm_.run(linear(t, h, h), x, w + off.k, a.k.get(), stream_);
     gemm_.run(linear(t, h, h), x, w + off.v, a.v.get(), stream_);
-    attention_forward_->forward(a.q.get(), a.k.get(), a.v.get(), a.attn.get(), a.stats.get(), stream_);
+    attention_forward_->forward(a.q.get(), a.k.get(), a.v.get(), a.attn.get(), a.stats.get(),
+                                stream_);
     gemm_.run(linear(t, h, h), a.attn.get(), w + off.o, a.y1.get(), stream_);
     gemm_.run(linear(t, 4 * h, h), a.y1.get(), w + off.w1, a.pre.get(), stream_);
     gelu_forward(a.pre.get(), a.h.get(), a.pre.size(), stream_);
@@ -63,7 +75,8 @@ void GpuTransformer::forward() {
   }
 }
 
-void GpuTransformer::backward_layer(int l, const Bf16Bits* dy, Bf16Bits* dx) {
+void GpuTransformer::backward_layer(int l, const Bf16Bits* dy, Bf16Bits* dx,
+                                    const std::function<void(int)>& layer_done) {
   const long long t = shape_.tokens(), h = shape_.hidden;
   const Offsets off(static_cast<std::size_t>(h));
   const Bf16Bits* w = weights(l);
@@ -77,21 +90,23 @@ void GpuTransformer::backward_layer(int l, const Bf16Bits* dy, Bf16Bits* dx) {
   gemm_.run(data_grad(t, 4 * h, h), d_pre_.get(), w + off.w1, d_y1_.get(), stream_);
   gemm_.run(weight_grad(t, h, h), d_y1_.get(), a.attn.get(), g + off.o, stream_);
   gemm_.run(data_grad(t, h, h), d_y1_.get(), w + off.o, d_attn_.get(), stream_);
-  attention_backward_->backward(a.q.get(), a.k.get(), a.v.get(), a.attn.get(), d_attn_.get(), a.stats.get(),
-                                d_q_.get(), d_k_.get(), d_v_.get(), stream_);
+  attention_backward_->backward(a.q.get(), a.k.get(), a.v.get(), a.attn.get(), d_attn_.get(),
+                                a.stats.get(), d_q_.get(), d_k_.get(), d_v_.get(), stream_);
   const Bf16Bits* d_qkv[] = {d_q_.get(), d_k_.get(), d_v_.get()};
   const std::size_t w_qkv[] = {off.q, off.k, off.v};
   for (int i = 0; i < 3; ++i) gemm_.run(weight_grad(t, h, h), d_qkv[i], x, g + w_qkv[i], stream_);
+  layer_done(
+      l);  // every weight gradient of the layer is enqueued; dX is not needed by the all-reduce
   // dX = dQ·Wq + dK·Wk + dV·Wv: the later two accumulate (beta = 1).
-  for (int i = 0; i < 3; ++i) gemm_.run(data_grad(t, h, h), d_qkv[i], w + w_qkv[i], dx, stream_, i == 0 ? 0.0f : 1.0f);
+  for (int i = 0; i < 3; ++i)
+    gemm_.run(data_grad(t, h, h), d_qkv[i], w + w_qkv[i], dx, stream_, i == 0 ? 0.0f : 1.0f);
 }
 
 void GpuTransformer::backward(const std::function<void(int)>& layer_done) {
   const Bf16Bits* dy = loss_grad_.get();
   Bf16Bits* dx = d_a_.get();
   for (int l = shape_.layers - 1; l >= 0; --l) {
-    backward_layer(l, dy, dx);
-    layer_done(l);
+    backward_layer(l, dy, dx, layer_done);
     dy = dx;
     dx = dx == d_a_.get() ? d_b_.get() : d_a_.get();
   }

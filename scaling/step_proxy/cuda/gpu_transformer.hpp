@@ -21,9 +21,12 @@ class GpuTransformer {
   GpuTransformer(const Shape& s, cudaStream_t stream);
   void forward();
   // Enqueues the backward pass from the last layer to the first; `layer_done(l)` runs right after
-  // layer l's weight-gradient kernels are enqueued, so their all-reduce can follow them.
+  // layer l's weight-gradient kernels are enqueued (before its input gradient), so their
+  // all-reduce can follow them.
   void backward(const std::function<void(int)>& layer_done);
-  Bf16Bits* grads(int layer) const { return grads_.get() + static_cast<std::size_t>(layer) * shape_.params_per_layer(); }
+  Bf16Bits* grads(int layer) const {
+    return grads_.get() + static_cast<std::size_t>(layer) * shape_.params_per_layer();
+  }
   std::size_t gradient_count() const { return grads_.size(); }
 
  private:
@@ -35,7 +38,8 @@ class GpuTransformer {
   const Bf16Bits* weights(int layer) const {
     return weights_.get() + static_cast<std::size_t>(layer) * shape_.params_per_layer();
   }
-  void backward_layer(int l, const Bf16Bits* dy, Bf16Bits* dx);
+  void backward_layer(int l, const Bf16Bits* dy, Bf16Bits* dx,
+                      const std::function<void(int)>& layer_done);
 
   Shape shape_;
   cudaStream_t stream_;

@@ -20,7 +20,8 @@ void set(cublasLtMatmulDesc_t d, cublasLtMatmulDescAttributes_t attr, const T& v
 
 cublasLtMatrixLayout_t layout(std::uint64_t rows, std::uint64_t cols) {
   cublasLtMatrixLayout_t l = nullptr;
-  PERFGATE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&l, CUDA_R_16BF, rows, cols, static_cast<std::int64_t>(rows)));
+  PERFGATE_CUBLAS_CHECK(
+      cublasLtMatrixLayoutCreate(&l, CUDA_R_16BF, rows, cols, static_cast<std::int64_t>(rows)));
   return l;
 }
 
@@ -42,20 +43,22 @@ LtMatmul::LtMatmul(cublasLtHandle_t handle, GemmDims d, std::size_t workspace_by
   PERFGATE_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
   cublasLtMatmulHeuristicResult_t result{};
   int found = 0;
-  cublasStatus_t status = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                                               &workspace_bytes_, sizeof(workspace_bytes_));
-  for (auto attr : {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
-                    CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
+  cublasStatus_t status = cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes_, sizeof(workspace_bytes_));
+  for (auto attr :
+       {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
     if (status == CUBLAS_STATUS_SUCCESS)
-      status = cublasLtMatmulPreferenceSetAttribute(pref, attr, &kAlignmentBytes, sizeof(kAlignmentBytes));
+      status = cublasLtMatmulPreferenceSetAttribute(pref, attr, &kAlignmentBytes,
+                                                    sizeof(kAlignmentBytes));
   if (status == CUBLAS_STATUS_SUCCESS)
-    status = cublasLtMatmulAlgoGetHeuristic(handle_, op_, b_layout_, a_layout_, c_layout_, c_layout_, pref, 1,
-                                            &result, &found);
+    status = cublasLtMatmulAlgoGetHeuristic(handle_, op_, b_layout_, a_layout_, c_layout_,
+                                            c_layout_, pref, 1, &result, &found);
   cublasLtMatmulPreferenceDestroy(pref);
   PERFGATE_CUBLAS_CHECK(status);
   if (found == 0)
-    throw ToolError("cuBLASLt has no bf16 algorithm for m=" + std::to_string(d.m) + " n=" + std::to_string(d.n) +
-                    " k=" + std::to_string(d.k));
+    throw ToolError("cuBLASLt has no bf16 algorithm for m=" + std::to_string(d.m) +
+                    " n=" + std::to_string(d.n) + " k=" + std::to_string(d.k));
   algo_ = result.algo;
 }
 
@@ -66,20 +69,25 @@ LtMatmul::~LtMatmul() {
   if (op_) cublasLtMatmulDescDestroy(op_);
 }
 
-void LtMatmul::run(const void* a, const void* b, void* c, float beta, void* workspace, cudaStream_t s) const {
+void LtMatmul::run(const void* a, const void* b, void* c, float beta, void* workspace,
+                   cudaStream_t s) const {
   const float one = 1.0f;
-  PERFGATE_CUBLAS_CHECK(cublasLtMatmul(handle_, op_, &one, b, b_layout_, a, a_layout_, &beta, c, c_layout_, c,
-                                       c_layout_, &algo_, workspace, workspace_bytes_, s));
+  PERFGATE_CUBLAS_CHECK(cublasLtMatmul(handle_, op_, &one, b, b_layout_, a, a_layout_, &beta, c,
+                                       c_layout_, c, c_layout_, &algo_, workspace, workspace_bytes_,
+                                       s));
 }
 
-GemmPlans::GemmPlans() : workspace_(kWorkspaceBytes) { PERFGATE_CUBLAS_CHECK(cublasLtCreate(&handle_)); }
+GemmPlans::GemmPlans() : workspace_(kWorkspaceBytes) {
+  PERFGATE_CUBLAS_CHECK(cublasLtCreate(&handle_));
+}
 
 GemmPlans::~GemmPlans() {
   plans_.clear();
   if (handle_) cublasLtDestroy(handle_);
 }
 
-void GemmPlans::run(GemmDims dims, const void* a, const void* b, void* c, cudaStream_t s, float beta) {
+void GemmPlans::run(GemmDims dims, const void* a, const void* b, void* c, cudaStream_t s,
+                    float beta) {
   auto it = plans_.find(dims);
   if (it == plans_.end())
     it = plans_.emplace(dims, std::make_unique<LtMatmul>(handle_, dims, workspace_.bytes())).first;

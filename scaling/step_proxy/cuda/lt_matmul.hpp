@@ -24,11 +24,13 @@ struct GemmDims {
 
 class LtMatmul {
  public:
-  LtMatmul(cublasLtHandle_t handle, GemmDims dims, std::size_t workspace_bytes);  // heuristic's first algorithm
+  LtMatmul(cublasLtHandle_t handle, GemmDims dims,
+           std::size_t workspace_bytes);  // heuristic's first algorithm
   ~LtMatmul();
   LtMatmul(const LtMatmul&) = delete;
   LtMatmul& operator=(const LtMatmul&) = delete;
-  void run(const void* a, const void* b, void* c, float beta, void* workspace, cudaStream_t s) const;
+  void run(const void* a, const void* b, void* c, float beta, void* workspace,
+           cudaStream_t s) const;
 
  private:
   cublasLtHandle_t handle_;

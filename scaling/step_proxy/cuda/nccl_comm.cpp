@@ -9,7 +9,8 @@ namespace perfgate::step_proxy::gpu {
 namespace {
 
 void check(ncclResult_t r, const char* what) {
-  if (r != ncclSuccess && r != ncclInProgress) throw ToolError(std::string(what) + ": " + ncclGetErrorString(r));
+  if (r != ncclSuccess && r != ncclInProgress)
+    throw ToolError(std::string(what) + ": " + ncclGetErrorString(r));
 }
 
 }  // namespace
