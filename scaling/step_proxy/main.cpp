@@ -81,11 +81,10 @@ double measure_cpu(const Options& o, int rank, std::vector<double>& mine) {
 }
 
 #ifdef PERFGATE_HAVE_NCCL
-// A step hung on this rank: NCCL is already aborted (so the peers' waits end too); say which
-// step and leave with the watchdog's exit code.
+// NCCL's bootstrap or a step hung on this rank: the communicator, if any, is already aborted (so
+// the peers' waits end too); say what hung and leave with the watchdog's exit code.
 [[noreturn]] void on_cuda_timeout(const std::string& what, double timeout_s) {
-  std::fprintf(stderr, "perfgate-step-proxy: watchdog: %s did not complete within %g s; NCCL communicator aborted\n",
-               what.c_str(), timeout_s);
+  std::fprintf(stderr, "perfgate-step-proxy: watchdog: %s did not complete within %g s\n", what.c_str(), timeout_s);
   std::fflush(stderr);
   std::_Exit(kWatchdogExit);
 }

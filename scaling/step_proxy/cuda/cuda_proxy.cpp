@@ -3,6 +3,10 @@
 #include <cuda_runtime.h>
 #include <mpi.h>
 
+#include <atomic>
+#include <optional>
+#include <string>
+
 #include "communicator.hpp"
 #include "gemm_ceiling.hpp"
 #include "gpu_step.hpp"
@@ -43,6 +47,15 @@ std::string describe_device(int device) {
          std::to_string(props.minor) + ")";
 }
 
+// Arms the watchdog for its lifetime, so an exception cannot leave it armed.
+struct Armed {
+  collectives::Watchdog& watchdog;
+  explicit Armed(collectives::Watchdog& w) : watchdog(w) { watchdog.arm(); }
+  ~Armed() { watchdog.disarm(); }
+  Armed(const Armed&) = delete;
+  Armed& operator=(const Armed&) = delete;
+};
+
 struct Stream {
   cudaStream_t s = nullptr;
   Stream() { PERFGATE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
@@ -57,10 +70,9 @@ void validate_cuda_shape(const Shape& s) {
   if (s.hidden % 8 != 0)
     throw InputError("--hidden: the cuda backend needs a multiple of 8 (16-byte bf16 rows)");
   if (s.head_dim() % 8 != 0 || s.head_dim() > 128)
-    throw InputError(
-        "--heads: the cuda backend needs hidden/heads a multiple of 8 and at most 128 (cuDNN "
-        "SDPA), got " +
-        std::to_string(s.head_dim()));
+    throw InputError("--heads: the cuda backend needs hidden/heads (" +
+                     std::to_string(s.head_dim()) +
+                     ") a multiple of 8 and at most 128 (cuDNN SDPA)");
 }
 
 CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size) {
@@ -71,21 +83,27 @@ CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size
   result.device = describe_device(device);
   result.nccl_version = gpu::NcclComm::version();
 
+  // The watchdog covers NCCL's bootstrap (a rank that never arrives) and every step; on expiry it
+  // aborts the communicator, once there is one, so no GPU stays blocked in a collective.
+  const std::string where =
+      "rank " + std::to_string(rank) + " (" + world.host() + ", " + result.device + ")";
+  std::atomic<gpu::NcclComm*> to_abort{nullptr};
+  std::atomic<const char*> phase{"NCCL bootstrap (ncclCommInitRank)"};
+  collectives::Watchdog watchdog(config.timeout_s, [&] {
+    if (gpu::NcclComm* c = to_abort.load()) c->abort();
+    if (config.on_timeout) config.on_timeout(std::string(phase.load()) + " on " + where);
+  });
   const Stream compute;
+  std::optional<Armed> bootstrap(std::in_place, watchdog);
   gpu::NcclComm nccl(world.comm(), rank, size);
+  bootstrap.reset();
+  to_abort = &nccl;
+  phase = "a training step";
   gpu::GpuTransformer model(config.shape, compute.s);
   gpu::GpuStep step(model, nccl, config.shape, config.step, compute.s);
-  const std::string what = "a training step on rank " + std::to_string(rank) + " (" + world.host() +
-                           ", " + result.device + ")";
-  collectives::Watchdog watchdog(config.timeout_s, [&] {
-    nccl.abort();
-    if (config.on_timeout) config.on_timeout(what);
-  });
   auto timed_step = [&] {
-    watchdog.arm();
-    const StepTimes t = step.run();
-    watchdog.disarm();
-    return t;
+    const Armed armed(watchdog);
+    return step.run();
   };
 
   for (int i = 0; i < config.warmup; ++i) timed_step();

@@ -25,58 +25,52 @@ GpuStep::GpuStep(GpuTransformer& model, NcclComm& comm, const Shape& shape,
                  const StepConfig& config, cudaStream_t compute)
     : model_(model),
       comm_(comm),
-      per_layer_(shape.params_per_layer()),
-      // The CPU proxy's bucket rule, counted in bf16 gradients.
-      bucket_(std::max(1LL, config.bucket_bytes / static_cast<long long>(sizeof(Bf16Bits)))),
       delay_us_(config.delay_us),
       compute_(compute),
       start_(new_event()),
       compute_end_(new_event()),
       comm_done_(new_event()),
-      end_(new_event()) {
+      end_(new_event()),
+      // The CPU proxy's bucket size, counted in bf16 gradients.
+      buckets_(plan_buckets(
+          shape.layers, shape.params_per_layer(),
+          std::max(1LL, config.bucket_bytes / static_cast<long long>(sizeof(Bf16Bits))))) {
   PERFGATE_CUDA_CHECK(cudaStreamCreateWithFlags(&comm_stream_, cudaStreamNonBlocking));
   for (int l = 0; l < shape.layers; ++l) layer_ready_.push_back(new_event());
+  for (std::size_t i = 0; i < buckets_.size(); ++i)
+    comm_events_.emplace_back(new_event(), new_event());
 }
 
 GpuStep::~GpuStep() {
   for (cudaEvent_t e : {start_, compute_end_, comm_done_, end_}) cudaEventDestroy(e);
   for (cudaEvent_t e : layer_ready_) cudaEventDestroy(e);
-  for (auto& [a, b] : comm_events_) {
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
+  for (auto& [before, after] : comm_events_) {
+    cudaEventDestroy(before);
+    cudaEventDestroy(after);
   }
   if (comm_stream_) cudaStreamDestroy(comm_stream_);
 }
 
-void GpuStep::all_reduce(Bf16Bits* data, long long count) {
-  if (buckets_ == comm_events_.size()) comm_events_.emplace_back(new_event(), new_event());
-  const auto& [before, after] = comm_events_[buckets_++];
-  PERFGATE_CUDA_CHECK(cudaEventRecord(before, comm_stream_));
-  comm_.all_reduce_sum(data, static_cast<std::size_t>(count), comm_stream_);
-  PERFGATE_CUDA_CHECK(cudaEventRecord(after, comm_stream_));
-}
-
-// Gradients become final layer by layer, last layer first; buckets are taken from the top of
-// the ready span and the rest waits for the next layer (the CPU proxy's GradientBuckets rule).
 void GpuStep::layer_ready(int layer) {
   PERFGATE_CUDA_CHECK(cudaEventRecord(layer_ready_[layer], compute_));
   PERFGATE_CUDA_CHECK(cudaStreamWaitEvent(comm_stream_, layer_ready_[layer], 0));
-  low_ = model_.grads(layer);
-  ready_ += per_layer_;
-  while (ready_ >= bucket_) {
-    ready_ -= bucket_;
-    all_reduce(low_ + ready_, bucket_);
+  Bf16Bits* base = model_.grads(0);
+  for (; next_bucket_ < buckets_.size() && buckets_[next_bucket_].after_layer == layer;
+       ++next_bucket_) {
+    const Bucket& b = buckets_[next_bucket_];
+    const auto& [before, after] = comm_events_[next_bucket_];
+    PERFGATE_CUDA_CHECK(cudaEventRecord(before, comm_stream_));
+    comm_.all_reduce_sum(base + b.offset, static_cast<std::size_t>(b.count), comm_stream_);
+    PERFGATE_CUDA_CHECK(cudaEventRecord(after, comm_stream_));
   }
 }
 
 StepTimes GpuStep::run() {
-  buckets_ = 0;
-  ready_ = 0;
+  next_bucket_ = 0;
   PERFGATE_CUDA_CHECK(cudaEventRecord(start_, compute_));
   model_.forward();
   spin(delay_us_, compute_);
   model_.backward([&](int layer) { layer_ready(layer); });
-  if (ready_ > 0) all_reduce(low_, ready_);
   PERFGATE_CUDA_CHECK(cudaEventRecord(compute_end_, compute_));
   PERFGATE_CUDA_CHECK(cudaEventRecord(comm_done_, comm_stream_));
   PERFGATE_CUDA_CHECK(cudaStreamWaitEvent(compute_, comm_done_, 0));
@@ -86,8 +80,7 @@ StepTimes GpuStep::run() {
   StepTimes t;
   t.step_us = elapsed_us(start_, end_);
   t.compute_us = elapsed_us(start_, compute_end_);
-  for (std::size_t i = 0; i < buckets_; ++i)
-    t.comm_us += elapsed_us(comm_events_[i].first, comm_events_[i].second);
+  for (const auto& [before, after] : comm_events_) t.comm_us += elapsed_us(before, after);
   t.exposed_us = std::max(0.0, t.step_us - t.compute_us);
   return t;
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../step_loop.hpp"
+#include "bucket_plan.hpp"
 #include "gpu_transformer.hpp"
 #include "nccl_comm.hpp"
 
@@ -30,21 +31,17 @@ class GpuStep {
 
  private:
   void layer_ready(int layer);
-  void all_reduce(Bf16Bits* data, long long count);
   static cudaEvent_t new_event();
 
   GpuTransformer& model_;
   NcclComm& comm_;
-  long long per_layer_, bucket_;
   double delay_us_;
   cudaStream_t compute_, comm_stream_ = nullptr;
   cudaEvent_t start_, compute_end_, comm_done_, end_;
   std::vector<cudaEvent_t> layer_ready_;
-  std::vector<std::pair<cudaEvent_t, cudaEvent_t>>
-      comm_events_;          // grows to the step's bucket count
-  std::size_t buckets_ = 0;  // all-reduces enqueued in this step
-  Bf16Bits* low_ = nullptr;  // the lowest final gradient
-  long long ready_ = 0;      // final gradients not yet in a bucket
+  std::vector<Bucket> buckets_;                                   // in launch order
+  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> comm_events_;  // around each bucket's all-reduce
+  std::size_t next_bucket_ = 0;
 };
 
 }  // namespace perfgate::step_proxy::gpu
