@@ -1,4 +1,4 @@
-// Elementwise operators (bias+GeLU, SwiGLU, RoPE) and a plain copy, 128-bit accesses in a
+// Elementwise operators (bias+GeLU, SwiGLU, RoPE in the rotate-half form) and a plain copy, 128-bit accesses in a
 // grid-stride loop; the unfused baselines run one kernel per stage through device memory.
 #include <cuda_fp8.h>
 
@@ -86,34 +86,42 @@ __global__ void rope_table_kernel(float2* table, std::int64_t tokens, std::int64
 
 enum class Rope { fused, cos_part, sin_part };
 
+// Rotate-half form: element i of the first half pairs with element i of the second half,
+// y1 = x1·cos − x2·sin, y2 = x2·cos + x1·sin. One thread takes a vector of each half.
 template <class T>
 __global__ void rope_kernel(const T* x, const float2* table, const T* partial, T* y, std::int64_t vecs,
-                            std::int64_t heads, std::int64_t head_dim, Rope stage) {
+                            std::int64_t heads, std::int64_t head_dim, std::int64_t positions, Rope stage) {
   using V = Vec<T>;
-  const std::int64_t head_vecs = head_dim / V::width;
+  const std::int64_t half = head_dim / 2, half_vecs = half / V::width;
   PERFGATE_GRID_STRIDE(i, vecs) {
-    const std::int64_t token = i / (heads * head_vecs);
-    const std::int64_t pair0 = (i % head_vecs) * (V::width / 2);
-    const float2* cs = table + token * (head_dim / 2) + pair0;
-    V v, out, part;
-    v.load(x + i * V::width);
-    if (stage == Rope::sin_part) part.load(partial + i * V::width);
+    const std::int64_t row = i / half_vecs;  // token * heads + head
+    const std::int64_t pair0 = (i % half_vecs) * V::width;
+    const float2* cs = table + (row / heads % positions) * half + pair0;
+    const std::int64_t lo = row * head_dim + pair0, hi = lo + half;
+    V x1, x2, y1, y2, p1, p2;
+    x1.load(x + lo);
+    x2.load(x + hi);
+    if (stage == Rope::sin_part) {
+      p1.load(partial + lo);
+      p2.load(partial + hi);
+    }
 #pragma unroll
-    for (int j = 0; j < V::width / 2; ++j) {
+    for (int j = 0; j < V::width; ++j) {
       const float2 c = __ldg(cs + j);
-      const float a = v.v[2 * j], b = v.v[2 * j + 1];
+      const float a = x1.v[j], b = x2.v[j];
       if (stage == Rope::fused) {
-        out.v[2 * j] = a * c.x - b * c.y;
-        out.v[2 * j + 1] = a * c.y + b * c.x;
+        y1.v[j] = a * c.x - b * c.y;
+        y2.v[j] = b * c.x + a * c.y;
       } else if (stage == Rope::cos_part) {
-        out.v[2 * j] = a * c.x;
-        out.v[2 * j + 1] = b * c.x;
+        y1.v[j] = a * c.x;
+        y2.v[j] = b * c.x;
       } else {
-        out.v[2 * j] = part.v[2 * j] - b * c.y;
-        out.v[2 * j + 1] = part.v[2 * j + 1] + a * c.y;
+        y1.v[j] = p1.v[j] - b * c.y;
+        y2.v[j] = p2.v[j] + a * c.y;
       }
     }
-    out.store(y + i * V::width);
+    y1.store(y + lo);
+    y2.store(y + hi);
   }
 }
 
@@ -185,51 +193,52 @@ void swiglu_unfused(Precision p, const void* gate_up, void* y, RowShape shape, c
   swiglu(p, gate_up, y, shape, false, s);
 }
 
-void rope_table(float* table, std::int64_t tokens, std::int64_t head_dim, float theta, cudaStream_t s) {
-  if (tokens <= 0 || head_dim <= 0 || head_dim % 2 != 0)
-    throw InputError("cuda rope: tokens must be positive and head_dim positive and even");
+void rope_table(float* table, std::int64_t positions, std::int64_t head_dim, float theta, cudaStream_t s) {
+  if (positions <= 0 || head_dim <= 0 || head_dim % 2 != 0)
+    throw InputError("cuda rope: positions must be positive and head_dim positive and even");
   const std::int64_t half = head_dim / 2;
-  kernels::rope_table_kernel<<<grid_for(tokens * half), kThreads, 0, s>>>(reinterpret_cast<float2*>(table), tokens,
-                                                                          half, theta);
+  kernels::rope_table_kernel<<<grid_for(positions * half), kThreads, 0, s>>>(reinterpret_cast<float2*>(table),
+                                                                             positions, half, theta);
   PERFGATE_CHECK_LAUNCH("rope_table_kernel");
 }
 
 namespace {
-void rope(Precision p, const void* x, const float* table, void* scratch, void* y, std::int64_t tokens,
-          std::int64_t heads, std::int64_t head_dim, cudaStream_t s) {
-  kernels::require_vectorisable(head_dim, p, "rope");
-  if (tokens <= 0 || heads <= 0) throw InputError("cuda rope: tokens and heads must be positive");
+void rope(Precision p, const void* x, const float* table, std::int64_t positions, void* scratch, void* y,
+          std::int64_t tokens, std::int64_t heads, std::int64_t head_dim, cudaStream_t s) {
+  if (head_dim % 2 != 0) throw InputError("cuda rope: head_dim " + std::to_string(head_dim) + " must be even");
+  kernels::require_vectorisable(head_dim / 2, p, "rope (half of head_dim)");
+  if (tokens <= 0 || heads <= 0 || positions <= 0)
+    throw InputError("cuda rope: tokens, heads and positions must be positive");
   kernels::dispatch_storage(p, [&](auto tag) {
     using T = decltype(tag);
-    const std::int64_t vecs = tokens * heads * head_dim / kernels::Vec<T>::width;
+    const std::int64_t vecs = tokens * heads * (head_dim / 2) / kernels::Vec<T>::width;
     const T* in = static_cast<const T*>(x);
     const auto* cs = reinterpret_cast<const float2*>(table);
     T* out = static_cast<T*>(y);
+    auto launch = [&](const T* partial, T* dst, kernels::Rope stage, const char* name) {
+      kernels::rope_kernel<T><<<grid_for(vecs), kThreads, 0, s>>>(in, cs, partial, dst, vecs, heads, head_dim,
+                                                                  positions, stage);
+      PERFGATE_CHECK_LAUNCH(name);
+    };
     if (scratch == nullptr) {
-      kernels::rope_kernel<T><<<grid_for(vecs), kThreads, 0, s>>>(in, cs, nullptr, out, vecs, heads, head_dim,
-                                                                  kernels::Rope::fused);
-      PERFGATE_CHECK_LAUNCH("rope_kernel");
+      launch(nullptr, out, kernels::Rope::fused, "rope_kernel");
       return;
     }
     T* part = static_cast<T*>(scratch);
-    kernels::rope_kernel<T><<<grid_for(vecs), kThreads, 0, s>>>(in, cs, nullptr, part, vecs, heads, head_dim,
-                                                                kernels::Rope::cos_part);
-    PERFGATE_CHECK_LAUNCH("rope_kernel(cos)");
-    kernels::rope_kernel<T><<<grid_for(vecs), kThreads, 0, s>>>(in, cs, part, out, vecs, heads, head_dim,
-                                                                kernels::Rope::sin_part);
-    PERFGATE_CHECK_LAUNCH("rope_kernel(sin)");
+    launch(nullptr, part, kernels::Rope::cos_part, "rope_kernel(cos)");
+    launch(part, out, kernels::Rope::sin_part, "rope_kernel(sin)");
   });
 }
 }  // namespace
 
-void rope_fused(Precision p, const void* x, const float* table, void* y, std::int64_t tokens, std::int64_t heads,
-                std::int64_t head_dim, cudaStream_t s) {
-  rope(p, x, table, nullptr, y, tokens, heads, head_dim, s);
+void rope_fused(Precision p, const void* x, const float* table, std::int64_t positions, void* y, std::int64_t tokens,
+                std::int64_t heads, std::int64_t head_dim, cudaStream_t s) {
+  rope(p, x, table, positions, nullptr, y, tokens, heads, head_dim, s);
 }
-void rope_unfused(Precision p, const void* x, const float* table, void* scratch, void* y, std::int64_t tokens,
-                  std::int64_t heads, std::int64_t head_dim, cudaStream_t s) {
+void rope_unfused(Precision p, const void* x, const float* table, std::int64_t positions, void* scratch, void* y,
+                  std::int64_t tokens, std::int64_t heads, std::int64_t head_dim, cudaStream_t s) {
   if (scratch == nullptr) throw InputError("cuda rope: the unfused form needs a scratch tensor");
-  rope(p, x, table, scratch, y, tokens, heads, head_dim, s);
+  rope(p, x, table, positions, scratch, y, tokens, heads, head_dim, s);
 }
 
 void copy_kernel(const void* src, void* dst, std::size_t bytes, cudaStream_t s) {

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "perfgate/core/error.hpp"
+#include "perfgate/cuda/clock_record.hpp"
 
 namespace perfgate::cuda {
 
@@ -122,7 +123,7 @@ TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& option
     PERFGATE_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
-  result.clocks_checked = probe_ != nullptr && probe_->available();
+  ClockRecord clocks;
   const int max_attempts = options.samples * 3;  // throttled samples are retaken, within reason
   for (int attempt = 0; attempt < max_attempts && int(result.seconds.size()) < options.samples; ++attempt) {
     double seconds = 0;
@@ -137,21 +138,13 @@ TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& option
       });
     }
     // The clock right after the sample: NVML reports the current state, not an average.
-    const auto clock = probe_ != nullptr ? probe_->sample() : std::nullopt;
-    if (clock) {
-      if (is_disqualifying_throttle(clock->reasons)) {
-        ++result.discarded_throttled;
-        continue;
-      }
-      if (clock->reasons & throttle_bits::sw_power_cap) ++result.power_capped;
-      const bool first = result.min_sm_clock_mhz == 0;
-      result.min_sm_clock_mhz = first ? clock->sm_clock_mhz : std::min(result.min_sm_clock_mhz, clock->sm_clock_mhz);
-      result.max_sm_clock_mhz = std::max(result.max_sm_clock_mhz, clock->sm_clock_mhz);
-    } else {
-      result.clocks_checked = false;
-    }
-    result.seconds.push_back(seconds / result.batch);
+    if (clocks.add(probe_ != nullptr ? probe_->sample() : std::nullopt)) result.seconds.push_back(seconds / result.batch);
   }
+  result.discarded_throttled = clocks.discarded_throttled();
+  result.power_capped = clocks.power_capped();
+  result.clocks_checked = probe_ != nullptr && probe_->available() && clocks.all_checked();
+  result.min_sm_clock_mhz = clocks.min_sm_clock_mhz();
+  result.max_sm_clock_mhz = clocks.max_sm_clock_mhz();
   return result;
 }
 

@@ -1,91 +1,21 @@
-// The CUDA implementations of the microbench families (backend "cuda"), registered through
-// the harness API on the families' own problems: inputs are uploaded in the factory (untimed),
-// run() launches and waits, time_batch() times n back-to-back launches with CUDA events, and
-// output() downloads in the family's output layout. No GPU: the factories return nullptr, so
-// the harness skips the cases with its message.
-#include <cuda_runtime.h>
-
+// The CUDA implementations of the row-wise fused operators and GEMM (backend "cuda"),
+// registered through the harness API on the families' own problems: inputs are uploaded in
+// the factory (untimed), run() launches and waits, time_batch() times n back-to-back launches
+// with CUDA events, and output() downloads in the family's output layout. Without a device
+// every case is skipped with the reason (registry_device.hpp).
 #include <memory>
 #include <vector>
 
-#include "perfgate/cuda/check.hpp"
 #include "perfgate/cuda/fused_ops.hpp"
 #include "perfgate/cuda/gemm_lt.hpp"
-#include "perfgate/cuda/gpu_timer.hpp"
-#include "perfgate/cuda/host_data.hpp"
 #include "perfgate/microbench/families/fused_ops.hpp"
 #include "perfgate/microbench/families/gemm.hpp"
+#include "registry_device.hpp"
 
 namespace perfgate::microbench {
 namespace {
 
-namespace pc = perfgate::cuda;
-
-bool gpu_present() {
-  static const bool present = [] {
-    int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-  }();
-  return present;
-}
-
-pc::Precision precision(DType t) {
-  switch (t) {
-    case DType::f32: return pc::Precision::f32;
-    case DType::bf16: return pc::Precision::bf16;
-    case DType::f16: return pc::Precision::f16;
-  }
-  return pc::Precision::f32;
-}
-
-// One stream and timer for the process (the timer owns the L2 scrub buffer).
-struct Device {
-  cudaStream_t stream = nullptr;
-  std::unique_ptr<pc::GpuTimer> timer;
-  Device() {
-    PERFGATE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    timer = std::make_unique<pc::GpuTimer>(stream, nullptr);
-  }
-};
-Device& device() {
-  static Device d;
-  return d;
-}
-
-using Tensor = pc::DeviceBuffer<unsigned char>;
-
-Tensor upload(const std::vector<float>& values, pc::Precision p) { return Tensor(pc::to_storage(values, p)); }
-
-// Launch body + outputs; the family-specific part is the launch.
-class CudaInstance : public Instance {
- public:
-  CudaInstance(pc::Precision p, std::vector<std::size_t> output_elements) : precision_(p) {
-    for (std::size_t n : output_elements) outputs_.emplace_back(n * pc::element_bytes(p));
-  }
-  void run() override {
-    launch(device().stream, 0);
-    PERFGATE_CUDA_CHECK(cudaStreamSynchronize(device().stream));
-  }
-  std::vector<double> output() override {
-    std::vector<double> all;
-    for (const Tensor& t : outputs_) {
-      const auto part = pc::from_storage(t.download(), precision_);
-      all.insert(all.end(), part.begin(), part.end());
-    }
-    return all;
-  }
-  void poison() override {
-    for (Tensor& t : outputs_) PERFGATE_CUDA_CHECK(cudaMemset(t.get(), 0xff, t.bytes()));  // NaN in every dtype
-  }
-  std::optional<double> time_batch(std::size_t iterations) override {
-    return device().timer->time_batch([this](cudaStream_t s, int r) { launch(s, r); }, iterations, false);
-  }
-
- protected:
-  virtual void launch(cudaStream_t s, int rotation) = 0;
-  pc::Precision precision_;
-  std::vector<Tensor> outputs_;
-};
+using namespace cuda_backend;
 
 pc::RowShape row_shape(const RowsProblem& p) {
   return {std::int64_t(p.rows), std::int64_t(p.cols)};
@@ -196,49 +126,43 @@ class GemmInstance final : public CudaInstance {
   Tensor a_, w_, bias_;
 };
 
-template <class I, class P, class... A>
-std::unique_ptr<Instance> make_if_gpu(const P& problem, A... args) {
-  if (!gpu_present()) return nullptr;
-  return std::make_unique<I>(problem, args...);
-}
-
 }  // namespace
 
 PERFGATE_IMPLEMENTATION(rmsnorm, RmsNormProblem, cuda, fused) {
-  return make_if_gpu<NormInstance<false, RmsNormProblem>>(problem, true);
+  return make_on_device<NormInstance<false, RmsNormProblem>>(problem, true);
 }
 PERFGATE_IMPLEMENTATION(rmsnorm, RmsNormProblem, cuda, unfused) {
-  return make_if_gpu<NormInstance<false, RmsNormProblem>>(problem, false);
+  return make_on_device<NormInstance<false, RmsNormProblem>>(problem, false);
 }
 PERFGATE_IMPLEMENTATION(layernorm, LayerNormProblem, cuda, fused) {
-  return make_if_gpu<NormInstance<true, LayerNormProblem>>(problem, true);
+  return make_on_device<NormInstance<true, LayerNormProblem>>(problem, true);
 }
 PERFGATE_IMPLEMENTATION(layernorm, LayerNormProblem, cuda, unfused) {
-  return make_if_gpu<NormInstance<true, LayerNormProblem>>(problem, false);
+  return make_on_device<NormInstance<true, LayerNormProblem>>(problem, false);
 }
 PERFGATE_IMPLEMENTATION(softmax, SoftmaxProblem, cuda, fused) {
-  return make_if_gpu<SoftmaxInstance>(problem, true);
+  return make_on_device<SoftmaxInstance>(problem, true);
 }
 PERFGATE_IMPLEMENTATION(softmax, SoftmaxProblem, cuda, unfused) {
-  return make_if_gpu<SoftmaxInstance>(problem, false);
+  return make_on_device<SoftmaxInstance>(problem, false);
 }
 PERFGATE_IMPLEMENTATION(bias_gelu, BiasGeluProblem, cuda, fused) {
-  return make_if_gpu<BiasGeluInstance>(problem, true);
+  return make_on_device<BiasGeluInstance>(problem, true);
 }
 PERFGATE_IMPLEMENTATION(bias_gelu, BiasGeluProblem, cuda, unfused) {
-  return make_if_gpu<BiasGeluInstance>(problem, false);
+  return make_on_device<BiasGeluInstance>(problem, false);
 }
 PERFGATE_IMPLEMENTATION(swiglu, SwigluProblem, cuda, fused) {
-  return make_if_gpu<SwigluInstance>(problem, true);
+  return make_on_device<SwigluInstance>(problem, true);
 }
 PERFGATE_IMPLEMENTATION(swiglu, SwigluProblem, cuda, unfused) {
-  return make_if_gpu<SwigluInstance>(problem, false);
+  return make_on_device<SwigluInstance>(problem, false);
 }
 PERFGATE_IMPLEMENTATION(gemm, GemmProblem, cuda, fused) {
-  return make_if_gpu<GemmInstance>(problem, true);
+  return make_on_device<GemmInstance>(problem, true);
 }
 PERFGATE_IMPLEMENTATION(gemm, GemmProblem, cuda, unfused) {
-  return make_if_gpu<GemmInstance>(problem, false);
+  return make_on_device<GemmInstance>(problem, false);
 }
 
 }  // namespace perfgate::microbench

@@ -143,10 +143,11 @@ RowFamily rope_family(std::int64_t heads) {
       const double pos = double(r / heads);
       for (std::int64_t i = 0; i < s.hidden / 2; ++i) {
         const double angle = pos * std::pow(double(kTheta), -2.0 * double(i) / double(s.hidden));
-        const std::size_t at = std::size_t(r * s.hidden + 2 * i);
-        const double a = in[0][at], b = in[0][at + 1];
+        // Rotate-half pairs: element i with element i + hidden/2.
+        const std::size_t at = std::size_t(r * s.hidden + i), partner = at + std::size_t(s.hidden / 2);
+        const double a = in[0][at], b = in[0][partner];
         y[at] = a * std::cos(angle) - b * std::sin(angle);
-        y[at + 1] = a * std::sin(angle) + b * std::cos(angle);
+        y[partner] = b * std::cos(angle) + a * std::sin(angle);
       }
     }
     return y;
@@ -189,8 +190,9 @@ struct CaseBuffers {
 void launch_family(const RowFamily& fam, CaseBuffers& b, Precision p, bool fused, RowShape s, cudaStream_t st) {
   if (fam.name == "rope") {
     const std::int64_t tokens = s.rows / fam.heads;
-    fused ? rope_fused(p, b.ptrs[0], b.rope_table.get(), b.ptrs[1], tokens, fam.heads, s.hidden, st)
-          : rope_unfused(p, b.ptrs[0], b.rope_table.get(), b.ptrs[2], b.ptrs[1], tokens, fam.heads, s.hidden, st);
+    fused ? rope_fused(p, b.ptrs[0], b.rope_table.get(), tokens, b.ptrs[1], tokens, fam.heads, s.hidden, st)
+          : rope_unfused(p, b.ptrs[0], b.rope_table.get(), tokens, b.ptrs[2], b.ptrs[1], tokens, fam.heads, s.hidden,
+                         st);
     return;
   }
   fam.launch(p, fused, b.ptrs, s, st);

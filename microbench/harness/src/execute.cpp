@@ -137,7 +137,11 @@ Result execute_case(const CaseRequest& request, const Registry& registry) {
                            {"sampled_s", m.sampled_s},  {"rel_ci", m.rel_ci},
                            {"stop", to_string(m.stop)}, {"setup_s", setup_s}};
     if (request.slowdown != 1) r.extra["sampling"]["test_slowdown"] = request.slowdown;
+    const nlohmann::json notes = instance->notes();
+    for (const auto& [name, value] : notes.items()) r.extra[name] = value;
     return r;
+  } catch (const CaseUnsupported& e) {
+    return failed(r, ResultStatus::skipped, e.what());
   } catch (const std::exception& e) {
     return failed(r, ResultStatus::error, e.what());
   }

@@ -41,6 +41,7 @@ Measurement measure(Instance& inst, const SamplingPolicy& policy, int repeat) {
   }
   while (seconds_since(t0) < policy.warmup_s) time_batch(inst, m.batch, repeat);
   m.warmup_s = seconds_since(t0);
+  inst.sampling_started();
 
   StopRule rule(policy);
   const double per_batch = 1e9 / static_cast<double>(m.batch);

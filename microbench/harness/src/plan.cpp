@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfgate/core/error.hpp"
 
@@ -29,10 +30,32 @@ bool contains(const std::vector<std::string>& list, const std::string& x) {
   return std::find(list.begin(), list.end(), x) != list.end();
 }
 
+// An explicitly requested backend that cannot run here: one clear error before anything is
+// measured or written.
+bool implemented(const std::string& backend, const Registry& registry) {
+  for (const Family* f : registry.families())
+    for (const auto& impl : f->implementations())
+      if (impl.backend == backend) return true;
+  return false;
+}
+
+void require_usable(const std::vector<std::string>& backends, const Registry& registry) {
+  const auto& probes = registry.backend_probes();
+  for (const auto& b : backends) {
+    const auto it = probes.find(b);
+    if (it != probes.end() && !it->second())
+      throw BackendUnavailable(
+          fmt::format("backend {}: {} on this machine", b, registry.backend_missing(b)));
+    if (it == probes.end() && b != "cpu" && !implemented(b, registry))
+      throw BackendUnavailable(fmt::format("backend {}: not built into this perfgate", b));
+  }
+}
+
 }  // namespace
 
 std::vector<CaseRequest> plan_suite(const SuiteConfig& suite, const PlanOptions& options,
                                     const Registry& registry) {
+  require_usable(options.backends, registry);
   std::vector<CaseRequest> cases;
   for (const auto& sel : suite.families) {
     const Family* family = registry.find(sel.name);
@@ -77,6 +100,26 @@ std::vector<std::string> available_backends(const Registry& registry) {
   for (const auto& [backend, probe] : registry.backend_probes())
     if (backend != "cpu" && probe()) out.push_back(backend);
   return out;
+}
+
+std::vector<std::string> unavailable_backend_notes(const std::vector<std::string>& wanted,
+                                                   const Registry& registry) {
+  const auto usable = available_backends(registry);
+  std::vector<std::string> fallback;
+  for (const auto& b : wanted)
+    if (contains(usable, b)) fallback.push_back(b);
+  const std::string using_text =
+      fallback.empty() ? "nothing else to run" : fmt::format("using {}", fmt::join(fallback, ", "));
+  std::vector<std::string> notes;
+  for (const auto& b : wanted) {
+    if (contains(usable, b)) continue;
+    const bool built = registry.backend_probes().count(b) != 0;
+    notes.push_back(fmt::format("{}: the suite's {} cases are not run ({})",
+                                built ? registry.backend_missing(b)
+                                      : fmt::format("backend {} is not built in", b),
+                                b, using_text));
+  }
+  return notes;
 }
 
 }  // namespace perfgate::microbench

@@ -109,8 +109,16 @@ const Family* Registry::find(const std::string& name) const {
   return nullptr;
 }
 
-void Registry::backend_probe(const std::string& backend, std::function<bool()> usable) {
+void Registry::backend_probe(const std::string& backend, std::function<bool()> usable,
+                             std::string missing) {
   probes_[backend] = std::move(usable);
+  missing_[backend] = std::move(missing);
+}
+
+std::string Registry::backend_missing(const std::string& backend) const {
+  const auto it = missing_.find(backend);
+  if (it != missing_.end() && !it->second.empty()) return it->second;
+  return fmt::format("backend '{}' is not usable here", backend);
 }
 
 std::vector<const Family*> Registry::families() const {

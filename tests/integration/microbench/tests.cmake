@@ -3,3 +3,4 @@ perfgate_integration_test(microbench_run_options microbench/run_options.sh TIMEO
 perfgate_integration_test(microbench_run_faults microbench/run_faults.sh TIMEOUT 120)
 # Needs `perfgate compare` (the comparator's command).
 perfgate_integration_test(microbench_run_regression_e2e microbench/run_regression_e2e.sh MEASURES LABELS e2e TIMEOUT 180)
+perfgate_integration_test(microbench_run_without_gpu microbench/run_without_gpu.sh TIMEOUT 120)

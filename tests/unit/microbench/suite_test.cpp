@@ -105,12 +105,7 @@ TEST_CASE("planning crosses axes with implementations and applies filters") {
   const auto filtered = plan_suite(s, PlanOptions{{"cpu"}, std::regex("rows:5")});
   REQUIRE(filtered.size() == 1);
   CHECK(filtered[0].key().name() == "softmax/backend:cpu/cols:64/dtype:f32/impl:fused/rows:5");
-  // Only the cuda backend's own registrations are planned for it (none at all in a CPU-only
-  // build); the CPU-only attention family never is.
-  for (const auto& c : plan_suite(s, PlanOptions{{"cuda"}, std::nullopt})) {
-    CHECK(c.backend == "cuda");
-    CHECK(c.family != "attention");
-  }
+  // Planning for a backend this machine lacks: backend_selection_test.cpp.
 }
 
 TEST_CASE("planning rejects unknown families, axes and implementations by name") {

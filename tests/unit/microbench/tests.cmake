@@ -7,3 +7,10 @@ perfgate_unit_test(microbench_suite SOURCES unit/microbench/suite_test.cpp LIBS 
 add_test(NAME microbench_harness_bench_smoke
   COMMAND perfgate_harness_bench --benchmark_min_time=0.01 --benchmark_filter=/100$)
 set_tests_properties(microbench_harness_bench_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
+perfgate_unit_test(microbench_backend_selection SOURCES unit/microbench/backend_selection_test.cpp
+  LIBS perfgate_mb_harness)
+# The CUDA backend's host side (clock notes, the no-device path); with a GPU it also measures.
+if(TARGET perfgate_mb_cuda)
+  perfgate_unit_test(microbench_cuda_backend SOURCES unit/microbench/cuda_backend_test.cpp
+    LIBS perfgate_microbench)
+endif()

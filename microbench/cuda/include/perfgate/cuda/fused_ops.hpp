@@ -46,13 +46,15 @@ void bias_gelu_unfused(Precision p, const void* x, const void* bias, void* y, Ro
 void swiglu_fused(Precision p, const void* gate_up, void* y, RowShape shape, cudaStream_t s);
 void swiglu_unfused(Precision p, const void* gate_up, void* y, RowShape shape, cudaStream_t s);
 
-// Rotary embedding on x[tokens, heads, head_dim], interleaved pairs (2i, 2i+1) rotated by
-// pos * theta^(-2i/head_dim); `table` is the precomputed cos/sin [tokens, head_dim/2] (float2).
-void rope_table(float* table, std::int64_t tokens, std::int64_t head_dim, float theta, cudaStream_t s);
-void rope_fused(Precision p, const void* x, const float* table, void* y, std::int64_t tokens, std::int64_t heads,
-                std::int64_t head_dim, cudaStream_t s);
-void rope_unfused(Precision p, const void* x, const float* table, void* scratch, void* y, std::int64_t tokens,
-                  std::int64_t heads, std::int64_t head_dim, cudaStream_t s);
+// Rotary embedding on x[tokens, heads, head_dim], rotate-half form (the CPU family's and
+// Llama's): element i < head_dim/2 pairs with i + head_dim/2, both rotated by
+// pos * theta^(-2i/head_dim). `table` is the precomputed cos/sin [positions, head_dim/2] (float2);
+// token t sits at position t mod positions. head_dim/2 must be a multiple of the vector width.
+void rope_table(float* table, std::int64_t positions, std::int64_t head_dim, float theta, cudaStream_t s);
+void rope_fused(Precision p, const void* x, const float* table, std::int64_t positions, void* y, std::int64_t tokens,
+                std::int64_t heads, std::int64_t head_dim, cudaStream_t s);
+void rope_unfused(Precision p, const void* x, const float* table, std::int64_t positions, void* scratch, void* y,
+                  std::int64_t tokens, std::int64_t heads, std::int64_t head_dim, cudaStream_t s);
 
 // AdamW over a list of fp32 tensors (decoupled weight decay, bias-corrected moments).
 struct AdamWHyper {
@@ -76,6 +78,14 @@ class AdamWMultiTensor {
   int chunks_ = 0;
 };
 void adamw_unfused(const TensorList& list, const AdamWHyper& h, cudaStream_t s);
+
+// Cross-entropy per row: loss[r] = logsumexp(logits[r]) − logits[r][labels[r]], fp32 logits
+// [rows, vocab] (any vocab), int64 labels. The unfused form writes log-softmax into `logp`
+// ([rows, vocab] floats), then gathers.
+void cross_entropy_fused(const float* logits, const std::int64_t* labels, float* loss, std::int64_t rows,
+                         std::int64_t vocab, cudaStream_t s);
+void cross_entropy_unfused(const float* logits, const std::int64_t* labels, float* logp, float* loss,
+                           std::int64_t rows, std::int64_t vocab, cudaStream_t s);
 
 // A plain vectorised copy kernel (the copy ceiling's second opinion next to cudaMemcpy).
 void copy_kernel(const void* src, void* dst, std::size_t bytes, cudaStream_t s);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/core/error.hpp"
 #include "perfgate/core/suite.hpp"
 #include "perfgate/microbench/execute.hpp"
 #include "perfgate/microbench/registry.hpp"
@@ -19,11 +20,24 @@ struct PlanOptions {
   std::optional<std::regex> filter;   // matched (search) against the case name
 };
 
-// Throws InputError naming the suite and the unknown family, axis or implementation.
+// A backend that was asked for by name cannot run on this machine (`perfgate run --backend
+// cuda` without a GPU). An InsufficientDataError: the run measures nothing and exits 3.
+class BackendUnavailable : public InsufficientDataError {
+ public:
+  using InsufficientDataError::InsufficientDataError;
+};
+
+// Throws InputError naming the suite and the unknown family, axis or implementation, and
+// BackendUnavailable when a backend of options.backends has a probe that fails here.
 std::vector<CaseRequest> plan_suite(const SuiteConfig& suite, const PlanOptions& options,
                                     const Registry& registry = Registry::instance());
 
 // "cpu", plus every backend whose registered probe reports a usable device.
 std::vector<std::string> available_backends(const Registry& registry = Registry::instance());
+
+// For `--backend auto`: one line per backend of `wanted` (a suite's backends) that will not run
+// here, e.g. "no CUDA device: the suite's cuda cases are not run (using cpu)".
+std::vector<std::string> unavailable_backend_notes(const std::vector<std::string>& wanted,
+                                                   const Registry& registry = Registry::instance());
 
 }  // namespace perfgate::microbench

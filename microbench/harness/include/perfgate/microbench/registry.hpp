@@ -55,14 +55,19 @@
 // impl=<variant>, so the CPU and CUDA series of one family share every other parameter.
 // The CUDA backend includes the family's problem header (microbench/cpu/include/perfgate/
 // microbench/families/*.hpp), uploads the host inputs in its factory and downloads the output
-// in output(). A factory may return nullptr for a case it does not support (the case is
-// then skipped with a message), or throw to fail it.
+// in output(). A factory that cannot do a case here (a head dim its kernel lacks, no device)
+// throws CaseUnsupported with the reason: the case is then skipped with that message. It may
+// also return nullptr (skipped with a generic message), or throw anything else to fail it.
 //
 // ── Manual timing (a backend that times itself) ────────────────────────────────────────────
 // By default the harness times run() with a steady clock. A backend that times itself (CUDA
 // events around a batch, optionally a CUDA-graph replay) overrides Instance::time_batch(n):
 // run the body n times back to back and return the elapsed seconds it measured. The harness
 // then never reads its own clock for that case: each returned batch time / n is one sample.
+//
+// A backend that reads device state per sample (SM clocks, throttling) resets it in
+// Instance::sampling_started() (called once warm-up is over) and hands it back through
+// Instance::notes(): the object's members are added to the result's `extra`.
 //
 // Registration happens in static initialisers, which a linker drops from a static library
 // nobody references: a backend adds its library to perfgate_microbench whole, as
@@ -76,6 +81,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -140,6 +146,13 @@ class Problem {
   virtual DType output_dtype() const { return DType::f32; }
 };
 
+// An implementation cannot do this case on this machine or in this configuration: the case is
+// reported as skipped with this message (never as failed).
+class CaseUnsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // One implementation bound to one case.
 class Instance {
  public:
@@ -153,6 +166,11 @@ class Instance {
   // Manual timing: elapsed seconds of `iterations` back-to-back runs measured by the backend
   // itself (CUDA events); nullopt (the default) lets the harness time run() on its clock.
   virtual std::optional<double> time_batch(std::size_t /*iterations*/) { return std::nullopt; }
+  // Warm-up is over: the next time_batch calls are the kept samples.
+  virtual void sampling_started() {}
+  // What the implementation observed while sampling (an object; its members go into the
+  // result's `extra`), e.g. {"clocks": {...}} from the CUDA backend.
+  virtual nlohmann::json notes() const { return nlohmann::json::object(); }
 };
 
 // Convenience base for host implementations that write one fp32 output buffer.
@@ -222,12 +240,17 @@ class Registry {
   // A backend other than cpu (e.g. cuda) registers a probe that says whether this machine can
   // run it; `--backend auto` runs the backends whose probe returns true. Probes run in the
   // parent `perfgate run` process, so they must not create a device context they keep.
-  void backend_probe(const std::string& backend, std::function<bool()> usable);
+  // `missing` says what is absent when the probe fails ("no CUDA device").
+  void backend_probe(const std::string& backend, std::function<bool()> usable,
+                     std::string missing = {});
   const std::map<std::string, std::function<bool()>>& backend_probes() const { return probes_; }
+  // The probe's `missing` text, else "backend '<name>' is not usable here".
+  std::string backend_missing(const std::string& backend) const;
 
  private:
   std::vector<std::unique_ptr<Family>> families_;
   std::map<std::string, std::function<bool()>> probes_;
+  std::map<std::string, std::string> missing_;
 };
 
 namespace detail {

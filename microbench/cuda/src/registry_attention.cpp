@@ -1,0 +1,101 @@
+// Attention forward on the GPU for the `attention` family, three implementations on the
+// family's packed layout (Q, O [b·sq, h, d]; K, V [b·sk, hkv, d], which is [B, S, H, D] when
+// every sequence has the same length): cuDNN's fused SDPA ("cudnn"), batched cuBLAS + masked
+// softmax + batched cuBLAS ("unfused"), and the own FlashAttention-2-style kernel ("flash").
+// A case an implementation cannot do is skipped with the reason, never failed.
+#include "perfgate/cuda/attention.hpp"
+#include "perfgate/microbench/families/attention.hpp"
+#include "registry_device.hpp"
+
+namespace perfgate::microbench {
+namespace {
+
+using namespace cuda_backend;
+
+// The CUDA paths take one (sq, sk) for the whole batch: packed variable-length batches (ragged
+// cu_seqlens offsets) are not wired into them, and every path needs a 16-bit storage dtype.
+pc::AttentionShape uniform_shape(const AttentionProblem& p, const CaseParams& params, const char* impl) {
+  if (params.has("varlen") && params.flag("varlen"))
+    throw CaseUnsupported(std::string("cuda attention/") + impl +
+                          ": packed variable-length batches (ragged offsets) are not supported");
+  if (p.dtype == DType::f32)
+    throw CaseUnsupported(std::string("cuda attention/") + impl + ": needs bf16 or f16 storage, not f32");
+  pc::AttentionShape s;
+  s.batch = std::int64_t(p.cu_q.size() - 1);
+  s.heads = std::int64_t(p.h);
+  s.kv_heads = std::int64_t(p.hkv);
+  s.seq_q = std::int64_t(p.cu_q[1] - p.cu_q[0]);
+  s.seq_kv = std::int64_t(p.cu_k[1] - p.cu_k[0]);
+  s.head_dim = std::int64_t(p.d);
+  s.causal = p.causal;
+  return s;
+}
+
+// Q, K, V uploaded once; O is the output.
+class AttentionInstance : public CudaInstance {
+ public:
+  AttentionInstance(const AttentionProblem& p, pc::AttentionShape s)
+      : CudaInstance(precision(p.dtype), {p.q.size()}), shape_(s), q_(upload(p.q, precision_)),
+        k_(upload(p.k, precision_)), v_(upload(p.v, precision_)) {}
+
+ protected:
+  pc::AttentionShape shape_;
+  Tensor q_, k_, v_;
+};
+
+class CudnnInstance final : public AttentionInstance {
+ public:
+  CudnnInstance(const AttentionProblem& p, const CaseParams& params)
+      : AttentionInstance(p, uniform_shape(p, params, "cudnn")),
+        sdpa_(shape_, precision_, pc::CudnnSdpa::Direction::forward),
+        stats_(std::size_t(shape_.batch * shape_.heads * shape_.seq_q)) {}
+
+ private:
+  void launch(cudaStream_t s, int) override {
+    sdpa_.forward(q_.get(), k_.get(), v_.get(), outputs_[0].get(), stats_.get(), s);
+  }
+  pc::CudnnSdpa sdpa_;  // throws cuda::Unsupported for causal masks: a skip with the reason
+  pc::DeviceBuffer<float> stats_;
+};
+
+class UnfusedInstance final : public AttentionInstance {
+ public:
+  UnfusedInstance(const AttentionProblem& p, const CaseParams& params)
+      : AttentionInstance(p, uniform_shape(p, params, "unfused")),
+        impl_(shape_, precision_, q_.get(), k_.get(), v_.get(), outputs_[0].get()) {}
+
+ private:
+  void launch(cudaStream_t s, int) override { impl_.run(s); }
+  pc::UnfusedAttention impl_;
+};
+
+class FlashInstance final : public AttentionInstance {
+ public:
+  FlashInstance(const AttentionProblem& p, const CaseParams& params)
+      : AttentionInstance(p, supported(p, params)) {}
+
+ private:
+  static pc::AttentionShape supported(const AttentionProblem& p, const CaseParams& params) {
+    const pc::AttentionShape s = uniform_shape(p, params, "flash");
+    std::string why;
+    if (!pc::flash_supported(s, precision(p.dtype), &why)) throw CaseUnsupported("cuda attention/flash: " + why);
+    return s;
+  }
+  void launch(cudaStream_t s, int) override {
+    pc::flash_attention_forward(precision_, shape_, q_.get(), k_.get(), v_.get(), outputs_[0].get(), s);
+  }
+};
+
+}  // namespace
+
+PERFGATE_IMPLEMENTATION(attention, AttentionProblem, cuda, cudnn) {
+  return make_on_device<CudnnInstance>(problem, params);
+}
+PERFGATE_IMPLEMENTATION(attention, AttentionProblem, cuda, unfused) {
+  return make_on_device<UnfusedInstance>(problem, params);
+}
+PERFGATE_IMPLEMENTATION(attention, AttentionProblem, cuda, flash) {
+  return make_on_device<FlashInstance>(problem, params);
+}
+
+}  // namespace perfgate::microbench

@@ -1,0 +1,124 @@
+// The harness's side of backends that may be absent: an implementation declining a case with a
+// reason (skipped, not failed), an implementation's notes reaching the result, and planning
+// that refuses a named backend this machine cannot run. Uses its own Registry, no device.
+#include <catch2/catch.hpp>
+
+#include "perfgate/microbench/execute.hpp"
+#include "perfgate/microbench/plan.hpp"
+#include "perfgate/microbench/registry.hpp"
+
+using namespace perfgate::microbench;
+using perfgate::ResultStatus;
+
+namespace {
+
+struct OnesProblem : Problem {
+  std::size_t n;
+  OnesProblem(const CaseParams& p, Rng&) : n(std::size_t(p.integer("n"))) {}
+  std::vector<double> reference() const override { return std::vector<double>(n, 1.0); }
+};
+
+// Writes ones; counts when sampling started and reports it as a note.
+class Ones final : public HostInstance {
+ public:
+  explicit Ones(std::size_t n) : HostInstance(n) {}
+  void run() override { std::fill(out_.begin(), out_.end(), 1.0f); }
+  void sampling_started() override { ++started_; }
+  nlohmann::json notes() const override { return {{"probe_note", {{"sampling_started", started_}}}}; }
+
+ private:
+  int started_ = 0;
+};
+
+void define(Registry& r, bool& gpu_usable) {
+  r.family("ones")
+      .int_axis("n", {8})
+      .problem(problem_of<OnesProblem>())
+      .implementation("cpu", "plain",
+                      [](Problem& p, const CaseParams&) -> std::unique_ptr<Instance> {
+                        return std::make_unique<Ones>(static_cast<OnesProblem&>(p).n);
+                      })
+      .implementation("gpu", "narrow", [](Problem& p, const CaseParams&) -> std::unique_ptr<Instance> {
+        if (static_cast<OnesProblem&>(p).n > 4) throw CaseUnsupported("gpu/narrow: n > 4 is not supported");
+        return std::make_unique<Ones>(static_cast<OnesProblem&>(p).n);
+      });
+  r.backend_probe("gpu", [&gpu_usable] { return gpu_usable; }, "no GPU device");
+}
+
+CaseRequest request(const std::string& backend, const std::string& variant) {
+  CaseRequest c;
+  c.family = "ones";
+  c.backend = backend;
+  c.variant = variant;
+  c.params = {{"n", "8"}};
+  c.policy.warmup_s = 0.001;
+  c.policy.min_sample_s = 1e-5;
+  c.policy.min_samples = 3;
+  c.policy.min_time_s = 1e-4;
+  c.policy.max_samples = 5;
+  c.policy.max_time_s = 0.05;
+  return c;
+}
+
+perfgate::SuiteConfig suite() {
+  perfgate::SuiteConfig s;
+  s.name = "t";
+  s.backends = {"cpu", "gpu"};
+  s.families.push_back({"ones", {}, {}});
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("an implementation declining a case is reported as skipped with its reason") {
+  Registry r;
+  bool usable = true;
+  define(r, usable);
+  const auto result = execute_case(request("gpu", "narrow"), r);
+  CHECK(result.status == ResultStatus::skipped);
+  CHECK(result.message == "gpu/narrow: n > 4 is not supported");
+  CHECK(result.samples.empty());
+}
+
+TEST_CASE("an implementation's notes are added to the result's extra after sampling") {
+  Registry r;
+  bool usable = true;
+  define(r, usable);
+  const auto result = execute_case(request("cpu", "plain"), r);
+  REQUIRE(result.status == ResultStatus::ok);
+  CHECK(!result.samples.empty());
+  CHECK(result.extra.at("probe_note").at("sampling_started") == 1);
+  CHECK(result.extra.contains("sampling"));  // the harness's own fields stay
+}
+
+TEST_CASE("planning refuses a named backend whose probe fails, and notes it for auto") {
+  Registry r;
+  bool usable = false;
+  define(r, usable);
+  CHECK_THROWS_AS(plan_suite(suite(), PlanOptions{{"gpu"}, std::nullopt}, r), BackendUnavailable);
+  CHECK_THROWS_WITH(plan_suite(suite(), PlanOptions{{"cpu", "gpu"}, std::nullopt}, r),
+                    "backend gpu: no GPU device on this machine");
+  CHECK(available_backends(r) == std::vector<std::string>{"cpu"});
+  CHECK(unavailable_backend_notes({"cpu", "gpu"}, r) ==
+        std::vector<std::string>{"no GPU device: the suite's gpu cases are not run (using cpu)"});
+  CHECK(unavailable_backend_notes({"gpu"}, r) ==
+        std::vector<std::string>{"no GPU device: the suite's gpu cases are not run (nothing else to run)"});
+  CHECK(plan_suite(suite(), PlanOptions{{"cpu"}, std::nullopt}, r).size() == 1);
+
+  usable = true;
+  const auto cases = plan_suite(suite(), PlanOptions{{"gpu"}, std::nullopt}, r);
+  REQUIRE(cases.size() == 1);
+  CHECK(cases[0].backend == "gpu");
+  CHECK(available_backends(r) == std::vector<std::string>{"cpu", "gpu"});
+  CHECK(unavailable_backend_notes({"cpu", "gpu"}, r).empty());
+}
+
+TEST_CASE("planning refuses a backend that is not built in") {
+  Registry r;
+  bool usable = true;
+  define(r, usable);
+  CHECK_THROWS_WITH(plan_suite(suite(), PlanOptions{{"tpu"}, std::nullopt}, r),
+                    "backend tpu: not built into this perfgate");
+  CHECK(unavailable_backend_notes({"cpu", "tpu"}, r) ==
+        std::vector<std::string>{"backend tpu is not built in: the suite's tpu cases are not run (using cpu)"});
+}

@@ -1,0 +1,153 @@
+// The CUDA backend of the registry, host side: the clock notes a CUDA result carries (NVML
+// absent or answering), the implementations each family registers, and the no-device path
+// (every CUDA case skipped with the reason, the backend refused by name). On a machine with a
+// GPU the same cases must pass their correctness check instead.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "perfgate/cuda/clock_notes.hpp"
+#include "perfgate/cuda/clock_record.hpp"
+#include "perfgate/microbench/execute.hpp"
+#include "perfgate/microbench/plan.hpp"
+#include "perfgate/microbench/registry.hpp"
+
+using namespace perfgate::microbench;
+using perfgate::ResultStatus;
+namespace pc = perfgate::cuda;
+
+TEST_CASE("without NVML every kept sample is unchecked and the notes say why") {
+  pc::ClockRecord record;
+  CHECK(record.add(std::nullopt));
+  CHECK(record.add(std::nullopt));
+  CHECK(record.kept() == 2);
+  CHECK(record.unchecked() == 2);
+  CHECK(!record.all_checked());
+  const pc::NvmlProbe probe("0000:00:00.0", "libperfgate-no-such-nvml.so");
+  REQUIRE(!probe.available());
+  const auto notes = pc::clock_notes(record, probe.why());
+  CHECK(notes.at("nvml") == false);
+  CHECK(notes.at("nvml_missing").get<std::string>().find("could not be opened") != std::string::npos);
+  CHECK(notes.at("unchecked_samples") == 2);
+  CHECK(notes.at("throttled_discarded") == 0);
+  CHECK(!notes.contains("sm_clock_min_mhz"));  // no reading, no range
+}
+
+TEST_CASE("throttled samples are discarded and the clock range covers the kept ones") {
+  using namespace pc::throttle_bits;
+  pc::ClockRecord record;
+  CHECK(record.add(pc::ClockSample{1980, 0}));
+  CHECK(!record.add(pc::ClockSample{1200, hw_thermal}));
+  CHECK(!record.add(pc::ClockSample{1100, hw_slowdown | sw_power_cap}));
+  CHECK(record.add(pc::ClockSample{1755, sw_power_cap}));
+  CHECK(record.add(pc::ClockSample{1890, gpu_idle}));
+  CHECK(record.all_checked());
+  const auto notes = pc::clock_notes(record, "");
+  CHECK(notes.at("nvml") == true);
+  CHECK(!notes.contains("nvml_missing"));
+  CHECK(notes.at("throttled_discarded") == 2);
+  CHECK(notes.at("power_capped") == 1);
+  CHECK(notes.at("sm_clock_min_mhz") == 1755);
+  CHECK(notes.at("sm_clock_max_mhz") == 1980);
+  record.reset();  // what sampling_started() does after warm-up
+  CHECK(record.kept() == 0);
+  CHECK(record.discarded_throttled() == 0);
+}
+
+TEST_CASE("every family has CUDA implementations, attention three of them") {
+  const std::map<std::string, std::set<std::string>> want = {
+      {"attention", {"cudnn", "unfused", "flash"}}, {"rope", {"fused", "unfused"}},
+      {"adamw", {"fused", "unfused"}},              {"cross_entropy", {"fused", "unfused"}},
+      {"rmsnorm", {"fused", "unfused"}},            {"gemm", {"fused", "unfused"}}};
+  for (const auto& [name, variants] : want) {
+    INFO(name);
+    const Family* f = Registry::instance().find(name);
+    REQUIRE(f);
+    std::set<std::string> cuda;
+    for (const auto& i : f->implementations())
+      if (i.backend == "cuda") cuda.insert(i.variant);
+    CHECK(cuda == variants);
+  }
+  CHECK(Registry::instance().backend_probes().count("cuda") == 1);
+}
+
+namespace {
+
+CaseRequest cuda_case(const std::string& family, const std::string& impl, perfgate::Params params) {
+  CaseRequest c;
+  c.family = family;
+  c.backend = "cuda";
+  c.variant = impl;
+  c.params = std::move(params);
+  c.policy.warmup_s = 0.001;
+  c.policy.min_sample_s = 1e-4;
+  c.policy.min_samples = 3;
+  c.policy.min_time_s = 1e-3;
+  c.policy.max_samples = 5;
+  c.policy.max_time_s = 0.05;
+  return c;
+}
+
+perfgate::Params attention(const char* causal, const char* varlen) {
+  return {{"b", "2"},  {"h", "4"},         {"hkv", "2"},        {"sq", "128"},     {"sk", "128"},
+          {"d", "64"}, {"causal", causal}, {"varlen", varlen}, {"dtype", "bf16"}};
+}
+
+}  // namespace
+
+TEST_CASE("the CUDA cases skip with the reason without a device and pass with one") {
+  const bool gpu = available_backends().size() > 1;
+  const std::vector<CaseRequest> cases = {
+      cuda_case("rope", "fused", {{"tokens", "64"}, {"heads", "4"}, {"d", "64"}, {"seq", "32"}}),
+      cuda_case("rope", "unfused", {{"tokens", "64"}, {"heads", "4"}, {"d", "64"}, {"seq", "32"}}),
+      cuda_case("adamw", "fused", {{"tensors", "5"}, {"size", "1001"}}),
+      cuda_case("adamw", "unfused", {{"tensors", "5"}, {"size", "1001"}}),
+      cuda_case("cross_entropy", "fused", {{"rows", "9"}, {"vocab", "3001"}}),
+      cuda_case("cross_entropy", "unfused", {{"rows", "9"}, {"vocab", "3001"}}),
+      cuda_case("attention", "cudnn", attention("0", "0")),
+      cuda_case("attention", "unfused", attention("1", "0")),
+      cuda_case("attention", "flash", attention("1", "0"))};
+  for (const auto& c : cases) {
+    INFO(c.key().name());
+    const auto r = execute_case(c);
+    INFO(r.message);
+    if (!gpu) {
+      CHECK(r.status == ResultStatus::skipped);
+      CHECK(r.message.rfind("no CUDA device", 0) == 0);
+      continue;
+    }
+    CHECK(r.status == ResultStatus::ok);
+    CHECK(r.extra.at("clocks").contains("nvml"));
+  }
+}
+
+TEST_CASE("CUDA attention declines the cases it cannot do, naming why") {
+  if (available_backends().size() == 1) {
+    WARN("skipped: no CUDA device");
+    return;
+  }
+  auto d96 = attention("0", "0");
+  d96["d"] = "96";
+  const std::vector<std::pair<CaseRequest, std::string>> declined = {
+      {cuda_case("attention", "cudnn", attention("1", "0")), "causal"},
+      {cuda_case("attention", "flash", attention("0", "1")), "variable-length"},
+      {cuda_case("attention", "flash", d96), "head_dim 64 and 128"}};
+  for (const auto& [c, why] : declined) {
+    INFO(c.key().name());
+    const auto r = execute_case(c);
+    CHECK(r.status == ResultStatus::skipped);
+    CHECK(r.message.find(why) != std::string::npos);
+  }
+}
+
+TEST_CASE("naming the cuda backend without a device refuses to plan, with one line") {
+  if (available_backends().size() > 1) return;  // a device: nothing to refuse
+  perfgate::SuiteConfig s;
+  s.name = "t";
+  s.families.push_back({"rope", {}, {}});
+  CHECK_THROWS_AS(plan_suite(s, PlanOptions{{"cuda"}, std::nullopt}), BackendUnavailable);
+  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cuda"}, std::nullopt}),
+                    "backend cuda: no CUDA device on this machine");
+  CHECK(unavailable_backend_notes({"cpu", "cuda"}) ==
+        std::vector<std::string>{"no CUDA device: the suite's cuda cases are not run (using cpu)"});
+}
