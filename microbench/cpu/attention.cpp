@@ -1,6 +1,7 @@
 // Attention forward: family definition, double reference, and the CPU variants:
 // naive (materialised scores, the unfused baseline) and blocked (online softmax, flash-style).
 #include "perfgate/microbench/families/attention.hpp"
+#include "perfgate/microbench/kernels/attention.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -63,14 +64,7 @@ Workload attention_workload(const CaseParams& p) {
   return Workload{flops, (2 * tq * h * d + 2 * tk * hkv * d) * elem};  // Q, O, K, V once each
 }
 
-namespace {
-
-// Keys visible to query row `i` of a sequence (bottom-right aligned causal mask).
-std::size_t visible_keys(bool causal, std::size_t i, std::size_t lq, std::size_t lk) {
-  return causal ? std::min(lk, i + 1 + (lk - lq)) : lk;
-}
-
-}  // namespace
+using kernels::visible_keys;
 
 std::vector<double> AttentionProblem::reference() const {
   std::vector<double> out(q.size());
@@ -157,68 +151,25 @@ class NaiveAttention final : public HostInstance {
   std::vector<float> scores_;
 };
 
-// Flash-style: a block of query rows sweeps key blocks once, keeping a running max, running
-// sum and an unnormalised accumulator per row; scores never leave a Bq×Bk tile.
+// Flash-style (the shared kernel): a block of query rows sweeps key tiles once; scores never
+// leave a small tile.
 class BlockedAttention final : public HostInstance {
  public:
-  static constexpr std::size_t kBq = 16, kBk = 64;
-  explicit BlockedAttention(const AttentionProblem& p)
-      : HostInstance(p.q.size()), p_(p), tile_(kBq * kBk), acc_(kBq * p.d), m_(kBq), l_(kBq) {}
+  explicit BlockedAttention(const AttentionProblem& p) : HostInstance(p.q.size()), p_(p) {}
   void run() override {
-    const std::size_t h = p_.h, hkv = p_.hkv, d = p_.d, group = h / hkv;
-    const float sc = p_.scale();
+    const std::size_t qs = p_.h * p_.d, ks = p_.hkv * p_.d;
     for (std::size_t seq = 0; seq + 1 < p_.cu_q.size(); ++seq) {
-      const std::size_t lq = p_.cu_q[seq + 1] - p_.cu_q[seq], lk = p_.cu_k[seq + 1] - p_.cu_k[seq];
-      for (std::size_t head = 0; head < h; ++head) {
-        const std::size_t kvh = head / group;
-        for (std::size_t i0 = 0; i0 < lq; i0 += kBq) {
-          const std::size_t bq = std::min(kBq, lq - i0);
-          std::fill(m_.begin(), m_.end(), -std::numeric_limits<float>::infinity());
-          std::fill(l_.begin(), l_.end(), 0.0f);
-          std::fill(acc_.begin(), acc_.end(), 0.0f);
-          const std::size_t key_end = visible_keys(p_.causal, i0 + bq - 1, lq, lk);
-          for (std::size_t j0 = 0; j0 < key_end; j0 += kBk) {
-            const std::size_t bk = std::min(kBk, key_end - j0);
-            for (std::size_t r = 0; r < bq; ++r) {
-              const float* qi = &p_.q[((p_.cu_q[seq] + i0 + r) * h + head) * d];
-              const std::size_t nk = visible_keys(p_.causal, i0 + r, lq, lk);
-              float* srow = &tile_[r * kBk];
-              float mx = m_[r];
-              for (std::size_t j = 0; j < bk; ++j) {
-                const float* kj = &p_.k[((p_.cu_k[seq] + j0 + j) * hkv + kvh) * d];
-                float dot = 0;
-                for (std::size_t c = 0; c < d; ++c) dot += qi[c] * kj[c];
-                srow[j] = j0 + j < nk ? dot * sc : -std::numeric_limits<float>::infinity();
-                mx = std::max(mx, srow[j]);
-              }
-              if (mx == -std::numeric_limits<float>::infinity()) continue;  // fully masked block
-              const float correction = std::exp(m_[r] - mx);
-              float* ar = &acc_[r * d];
-              for (std::size_t c = 0; c < d; ++c) ar[c] *= correction;
-              float sum = 0;
-              for (std::size_t j = 0; j < bk; ++j) {
-                const float pj = std::exp(srow[j] - mx);
-                sum += pj;
-                const float* vj = &p_.v[((p_.cu_k[seq] + j0 + j) * hkv + kvh) * d];
-                for (std::size_t c = 0; c < d; ++c) ar[c] += pj * vj[c];
-              }
-              l_[r] = l_[r] * correction + sum;
-              m_[r] = mx;
-            }
-          }
-          for (std::size_t r = 0; r < bq; ++r) {
-            float* oi = &out_[((p_.cu_q[seq] + i0 + r) * h + head) * d];
-            const float inv = 1.0f / l_[r];
-            for (std::size_t c = 0; c < d; ++c) oi[c] = round_to(p_.dtype, acc_[r * d + c] * inv);
-          }
-        }
-      }
+      const std::size_t q0 = p_.cu_q[seq], k0 = p_.cu_k[seq];
+      const kernels::AttentionShape shape{p_.h, p_.hkv, p_.d, p_.cu_q[seq + 1] - q0, p_.cu_k[seq + 1] - k0,
+                                          p_.causal, p_.scale()};
+      kernels::attention_forward_blocked(shape, {&p_.q[q0 * qs], qs}, {&p_.k[k0 * ks], ks}, {&p_.v[k0 * ks], ks},
+                                         {&out_[q0 * qs], qs});
     }
+    round_all(p_.dtype, out_);
   }
 
  private:
   const AttentionProblem& p_;
-  std::vector<float> tile_, acc_, m_, l_;
 };
 
 }  // namespace

@@ -1,10 +1,12 @@
-// Attention backward by materialised probabilities: the reference path of training. One
-// routine serves the double reference and the fp32 CPU implementation.
+// Attention backward. `naive`: by materialised probabilities, the reference path of training (one
+// routine serves the double reference and this fp32 implementation). `blocked`: the shared
+// FlashAttention-style kernel that recomputes the probabilities from the forward's log-sum-exp.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "perfgate/microbench/families/attention.hpp"
+#include "perfgate/microbench/kernels/attention.hpp"
 
 namespace perfgate::microbench {
 
@@ -37,7 +39,7 @@ void attention_backward(const AttentionBackwardProblem& pr, std::vector<T>& out,
       auto orow = [&](std::size_t i) { return &pr.dout[((pr.cu_q[seq] + i) * h + head) * d]; };
       auto kv = [&](std::size_t j) { return ((pr.cu_k[seq] + j) * hkv + kvh) * d; };
       for (std::size_t i = 0; i < lq; ++i) {
-        const std::size_t visible = pr.causal ? std::min(lk, i + 1 + (lk - lq)) : lk;
+        const std::size_t visible = kernels::visible_keys(pr.causal, i, lq, lk);
         T* p = &prob[i * lk];
         T mx = -std::numeric_limits<T>::infinity();
         for (std::size_t j = 0; j < visible; ++j) {
@@ -90,6 +92,49 @@ class AttentionBackwardCpu final : public HostInstance {
   std::vector<float> prob_, grad_;
 };
 
+// The forward pass (O and the log-sum-exps) runs once when the instance is made; run() times
+// the backward kernel alone.
+class AttentionBackwardBlocked final : public HostInstance {
+ public:
+  explicit AttentionBackwardBlocked(const AttentionBackwardProblem& p)
+      : HostInstance(p.q.size() + 2 * p.k.size()), p_(p), o_(p.q.size()), lse_(p.q.size() / p.d) {
+    for (std::size_t seq = 0; seq + 1 < p_.cu_q.size(); ++seq) {
+      const Operands x = operands(seq);
+      kernels::attention_forward_blocked(x.shape, x.q, x.k, x.v, {&o_[x.q_offset], x.q.stride}, &lse_[x.lse_offset]);
+    }
+  }
+  void run() override {
+    std::fill(out_.begin(), out_.end(), 0.0f);
+    float* dq = out_.data();
+    float* dk = dq + p_.q.size();
+    float* dv = dk + p_.k.size();
+    for (std::size_t seq = 0; seq + 1 < p_.cu_q.size(); ++seq) {
+      const Operands x = operands(seq);
+      const std::size_t qs = x.q.stride, ks = x.k.stride;
+      kernels::attention_backward_blocked(x.shape, x.q, x.k, x.v, {&o_[x.q_offset], qs}, {&p_.dout[x.q_offset], qs},
+                                          &lse_[x.lse_offset], {dq + x.q_offset, qs}, {dk + x.k_offset, ks},
+                                          {dv + x.k_offset, ks});
+    }
+    round_all(p_.dtype, out_);
+  }
+
+ private:
+  struct Operands {
+    kernels::AttentionShape shape;
+    kernels::ConstRows q, k, v;
+    std::size_t q_offset, k_offset, lse_offset;
+  };
+  Operands operands(std::size_t seq) const {
+    const std::size_t qs = p_.h * p_.d, ks = p_.hkv * p_.d, q0 = p_.cu_q[seq], k0 = p_.cu_k[seq];
+    const kernels::AttentionShape shape{p_.h, p_.hkv, p_.d, p_.cu_q[seq + 1] - q0, p_.cu_k[seq + 1] - k0,
+                                        p_.causal, p_.scale()};
+    return {shape, {&p_.q[q0 * qs], qs}, {&p_.k[k0 * ks], ks}, {&p_.v[k0 * ks], ks}, q0 * qs, k0 * ks, q0 * p_.h};
+  }
+
+  const AttentionBackwardProblem& p_;
+  std::vector<float> o_, lse_;
+};
+
 }  // namespace
 
 std::vector<double> AttentionBackwardProblem::reference() const {
@@ -100,7 +145,7 @@ std::vector<double> AttentionBackwardProblem::reference() const {
 
 PERFGATE_FAMILY(attention_backward, AttentionBackwardProblem) {
   family
-      .describe("attention backward (dQ, dK, dV) by materialised probabilities: the reference path")
+      .describe("attention backward (dQ, dK, dV): materialised probabilities or recomputed from the log-sum-exp")
       .int_axis("b", {2})
       .int_axis("h", {8})
       .int_axis("hkv", {8, 2})
@@ -125,6 +170,9 @@ PERFGATE_FAMILY(attention_backward, AttentionBackwardProblem) {
 }
 PERFGATE_IMPLEMENTATION(attention_backward, AttentionBackwardProblem, cpu, naive) {
   return std::make_unique<AttentionBackwardCpu>(problem);
+}
+PERFGATE_IMPLEMENTATION(attention_backward, AttentionBackwardProblem, cpu, blocked) {
+  return std::make_unique<AttentionBackwardBlocked>(problem);
 }
 
 }  // namespace perfgate::microbench

@@ -2,6 +2,7 @@
 // naive (dot products, epilogue as a second pass), blocked (cache-blocked, epilogue as a
 // second pass: the unfused baseline) and fused (blocked, epilogue applied to each hot tile).
 #include "perfgate/microbench/families/gemm.hpp"
+#include "perfgate/microbench/kernels/gemm.hpp"
 
 #include <algorithm>
 #include <map>
@@ -93,34 +94,18 @@ class NaiveGemm final : public GemmBase {
   }
 };
 
-// Tiles: kMb rows of A against a kKb×kNb panel of B (fits L2); the innermost loop runs
-// along a row of B and C, contiguous, so the compiler vectorises it.
+// The shared blocked kernel; the fused variant applies the epilogue to each tile while it is
+// still in cache, the unfused one sweeps C a second time, as a separate kernel would.
 class BlockedGemm final : public GemmBase {
  public:
-  static constexpr std::size_t kMb = 32, kNb = 256, kKb = 128;
   BlockedGemm(const GemmProblem& p, bool fuse_epilogue) : GemmBase(p), fuse_(fuse_epilogue) {}
   void run() override {
     const auto [m, n, k] = p_.s;
-    std::fill(out_.begin(), out_.end(), 0.0f);
-    for (std::size_t j0 = 0; j0 < n; j0 += kNb) {
-      const std::size_t j1 = std::min(n, j0 + kNb);
-      for (std::size_t i0 = 0; i0 < m; i0 += kMb) {
-        const std::size_t i1 = std::min(m, i0 + kMb);
-        for (std::size_t k0 = 0; k0 < k; k0 += kKb) {
-          const std::size_t k1 = std::min(k, k0 + kKb);
-          for (std::size_t i = i0; i < i1; ++i) {
-            float* __restrict c = &out_[i * n];
-            for (std::size_t kk = k0; kk < k1; ++kk) {
-              const float aik = p_.a[i * k + kk];
-              const float* __restrict brow = &p_.b[kk * n];
-              for (std::size_t j = j0; j < j1; ++j) c[j] += aik * brow[j];
-            }
-          }
-        }
-        if (fuse_) epilogue(i0, i1, j0, j1);  // the tile is still in cache
-      }
-    }
-    if (!fuse_) epilogue(0, m, 0, n);  // a second sweep over C, as a separate kernel would
+    const kernels::MatrixView a{p_.a.data(), k}, b{p_.b.data(), n};
+    kernels::TileDone fused;
+    if (fuse_) fused = [this](std::size_t i0, std::size_t i1, std::size_t j0, std::size_t j1) { epilogue(i0, i1, j0, j1); };
+    kernels::gemm_blocked(m, n, k, 1.0f, a, b, 0.0f, out_.data(), n, fused);
+    if (!fuse_) epilogue(0, m, 0, n);
   }
 
  private:

@@ -12,8 +12,8 @@
 #include <CLI/CLI.hpp>
 #include <mpi.h>
 
-#include "gemm.hpp"
 #include "perfgate/core/document.hpp"
+#include "perfgate/microbench/kernels/gemm.hpp"
 #include "report.hpp"
 #include "step_loop.hpp"
 #ifdef PERFGATE_HAVE_NCCL
@@ -42,15 +42,16 @@ std::string this_node() {
 
 // Best rate of this rank's largest GEMM alone: the measured ceiling MFU is relative to.
 double measure_ceiling(const Shape& s) {
-  const int m = s.tokens(), n = 4 * s.hidden, k = s.hidden;
-  std::vector<float> a(static_cast<std::size_t>(m) * k, 0.5f), b(static_cast<std::size_t>(k) * n, 0.25f),
-      c(static_cast<std::size_t>(m) * n);
+  namespace kernels = perfgate::microbench::kernels;
+  const auto m = static_cast<std::size_t>(s.tokens()), n = 4 * static_cast<std::size_t>(s.hidden),
+             k = static_cast<std::size_t>(s.hidden);
+  std::vector<float> a(m * k, 0.5f), b(k * n, 0.25f), c(m * n);
   double best = 0;
   for (int i = 0; i < 5; ++i) {
     const double t0 = ComputeClock::now_us();
-    gemm(m, n, k, 1.0f, {a.data(), k, false}, {b.data(), n, false}, 0.0f, c.data(), n);
+    kernels::gemm_blocked(m, n, k, 1.0f, {a.data(), k}, {b.data(), n}, 0.0f, c.data(), n);
     const double us = std::max(ComputeClock::now_us() - t0, 1e-3);
-    best = std::max(best, gemm_flops(m, n, k) / (us * 1e-6));
+    best = std::max(best, kernels::gemm_flops(m, n, k) / (us * 1e-6));
   }
   return best;
 }

@@ -4,7 +4,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "gemm.hpp"
+#include "perfgate/microbench/kernels/attention.hpp"
+#include "perfgate/microbench/kernels/gemm.hpp"
 
 namespace perfgate::step_proxy {
 
@@ -27,8 +28,15 @@ struct Offsets {
   explicit Offsets(int h) : qkv(0), o(3ULL * h * h), w1(4ULL * h * h), w2(8ULL * h * h) {}
 };
 
-Matrix plain(const float* p, int ld) { return {p, ld, false}; }
-Matrix trans(const float* p, int ld) { return {p, ld, true}; }
+namespace k = perfgate::microbench::kernels;
+
+k::MatrixView plain(const float* p, int ld) { return {p, static_cast<std::size_t>(ld), false}; }
+k::MatrixView trans(const float* p, int ld) { return {p, static_cast<std::size_t>(ld), true}; }
+
+void gemm(int m, int n, int kk, float alpha, k::MatrixView a, k::MatrixView b, float beta, float* c, int ldc) {
+  k::gemm_blocked(static_cast<std::size_t>(m), static_cast<std::size_t>(n), static_cast<std::size_t>(kk), alpha,
+                  a, b, beta, c, static_cast<std::size_t>(ldc));
+}
 
 }  // namespace
 
@@ -43,7 +51,7 @@ TransformerStack::TransformerStack(const Shape& s)
   for (Acts& a : acts_) {
     a.x.resize(t * h);
     a.qkv.resize(t * 3 * h);
-    a.probs.resize(static_cast<std::size_t>(s.batch) * s.heads * s.seq * s.seq);
+    a.lse.resize(static_cast<std::size_t>(s.batch) * s.heads * s.seq);
     a.attn.resize(t * h);
     a.y1.resize(t * h);
     a.h.resize(t * 4 * h);
@@ -55,29 +63,23 @@ TransformerStack::TransformerStack(const Shape& s)
   dattn_.resize(t * h);
   dqkv_.resize(t * 3 * h);
   dx_.resize(t * h);
-  dp_.resize(static_cast<std::size_t>(s.seq) * s.seq);
   for (std::size_t i = 0; i < acts_[0].x.size(); ++i) acts_[0].x[i] = std::cos(0.11f * float(i % 997));
 }
 
+// Packed QKV rows [tokens, 3h]: Q, K and V of head hd at columns hd·d, h + hd·d, 2h + hd·d.
+k::AttentionShape TransformerStack::attention_shape() const {
+  const auto S = static_cast<std::size_t>(shape_.seq), heads = static_cast<std::size_t>(shape_.heads);
+  return {heads, heads, static_cast<std::size_t>(shape_.head_dim()), S, S, false,
+          1.0f / std::sqrt(float(shape_.head_dim()))};
+}
+
 void TransformerStack::attention_forward(Acts& a) {
-  const int S = shape_.seq, d = shape_.head_dim(), h = shape_.hidden, ld = 3 * h;
-  const float scale = 1.0f / std::sqrt(float(d));
-  for (int b = 0; b < shape_.batch; ++b)
-    for (int hd = 0; hd < shape_.heads; ++hd) {
-      const float* q = &a.qkv[static_cast<std::size_t>(b) * S * ld + hd * d];
-      const float* k = q + h;
-      const float* v = q + 2 * h;
-      float* p = &a.probs[(static_cast<std::size_t>(b) * shape_.heads + hd) * S * S];
-      gemm(S, S, d, scale, plain(q, ld), trans(k, ld), 0.0f, p, S);
-      for (int i = 0; i < S; ++i) {  // row softmax
-        float* row = p + i * S;
-        const float mx = *std::max_element(row, row + S);
-        float sum = 0;
-        for (int j = 0; j < S; ++j) sum += (row[j] = std::exp(row[j] - mx));
-        for (int j = 0; j < S; ++j) row[j] /= sum;
-      }
-      gemm(S, d, S, 1.0f, plain(p, S), plain(v, ld), 0.0f, &a.attn[static_cast<std::size_t>(b) * S * h + hd * d], h);
-    }
+  const std::size_t S = shape_.seq, h = shape_.hidden, ld = 3 * h;
+  for (std::size_t b = 0; b < static_cast<std::size_t>(shape_.batch); ++b) {
+    const float* qkv = &a.qkv[b * S * ld];
+    k::attention_forward_blocked(attention_shape(), {qkv, ld}, {qkv + h, ld}, {qkv + 2 * h, ld},
+                                 {&a.attn[b * S * h], h}, &a.lse[b * shape_.heads * S]);
+  }
 }
 
 void TransformerStack::forward(ComputeClock& clock) {
@@ -99,28 +101,15 @@ void TransformerStack::forward(ComputeClock& clock) {
 }
 
 void TransformerStack::attention_backward(Acts& a, const std::vector<float>& d_attn, std::vector<float>& d_qkv) {
-  const int S = shape_.seq, d = shape_.head_dim(), h = shape_.hidden, ld = 3 * h;
-  const float scale = 1.0f / std::sqrt(float(d));
-  std::vector<float>& dp = dp_;
-  for (int b = 0; b < shape_.batch; ++b)
-    for (int hd = 0; hd < shape_.heads; ++hd) {
-      const std::size_t base = static_cast<std::size_t>(b) * S * ld + hd * d;
-      const float* q = &a.qkv[base];
-      const float* k = q + h;
-      const float* v = q + 2 * h;
-      const float* p = &a.probs[(static_cast<std::size_t>(b) * shape_.heads + hd) * S * S];
-      const float* dout = &d_attn[static_cast<std::size_t>(b) * S * h + hd * d];
-      float* dq = &d_qkv[base];
-      gemm(S, S, d, 1.0f, plain(dout, h), trans(v, ld), 0.0f, dp.data(), S);          // dP = dO·Vᵀ
-      gemm(S, d, S, 1.0f, trans(p, S), plain(dout, h), 0.0f, dq + 2 * h, ld);         // dV = Pᵀ·dO
-      for (int i = 0; i < S; ++i) {  // softmax backward: dS = P ∘ (dP − rowsum(dP ∘ P))
-        float dot = 0;
-        for (int j = 0; j < S; ++j) dot += dp[i * S + j] * p[i * S + j];
-        for (int j = 0; j < S; ++j) dp[i * S + j] = p[i * S + j] * (dp[i * S + j] - dot);
-      }
-      gemm(S, d, S, scale, plain(dp.data(), S), plain(k, ld), 0.0f, dq, ld);          // dQ = dS·K
-      gemm(S, d, S, scale, trans(dp.data(), S), plain(q, ld), 0.0f, dq + h, ld);      // dK = dSᵀ·Q
-    }
+  const std::size_t S = shape_.seq, h = shape_.hidden, ld = 3 * h;
+  std::fill(d_qkv.begin(), d_qkv.end(), 0.0f);  // the kernel accumulates
+  for (std::size_t b = 0; b < static_cast<std::size_t>(shape_.batch); ++b) {
+    const float* qkv = &a.qkv[b * S * ld];
+    float* dqkv = &d_qkv[b * S * ld];
+    const k::ConstRows o{&a.attn[b * S * h], h}, dout{&d_attn[b * S * h], h};
+    k::attention_backward_blocked(attention_shape(), {qkv, ld}, {qkv + h, ld}, {qkv + 2 * h, ld}, o, dout,
+                                  &a.lse[b * shape_.heads * S], {dqkv, ld}, {dqkv + h, ld}, {dqkv + 2 * h, ld});
+  }
 }
 
 void TransformerStack::backward(ComputeClock& clock, const std::function<void(int)>& layer_done) {

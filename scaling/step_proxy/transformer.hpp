@@ -1,8 +1,11 @@
 #pragma once
 // A stack of transformer layers (attention + MLP) with real forward and backward GEMMs and
-// attention, enough to give a data-parallel step its realistic compute and gradient volume.
+// attention — the microbench CPU kernels, so the proxy computes with what the families measure —
+// enough to give a data-parallel step its realistic compute and gradient volume.
 #include <functional>
 #include <vector>
+
+#include "perfgate/microbench/kernels/attention.hpp"
 
 namespace perfgate::step_proxy {
 
@@ -39,14 +42,15 @@ class TransformerStack {
 
  private:
   struct Acts {
-    std::vector<float> x, qkv, probs, attn, y1, h, y;
+    std::vector<float> x, qkv, lse, attn, y1, h, y;  // lse: attention log-sum-exps
   };
+  microbench::kernels::AttentionShape attention_shape() const;
   void attention_forward(Acts& a);
   void attention_backward(Acts& a, const std::vector<float>& d_attn, std::vector<float>& d_qkv);
 
   Shape shape_;
   std::vector<float> weights_, grads_;
-  std::vector<float> dy_, dh_, dy1_, dattn_, dqkv_, dx_, dp_;  // backward scratch, allocated once
+  std::vector<float> dy_, dh_, dy1_, dattn_, dqkv_, dx_;  // backward scratch, allocated once
   std::vector<Acts> acts_;
 };
 

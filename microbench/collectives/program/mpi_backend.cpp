@@ -10,9 +10,9 @@
 
 #include "backend.hpp"
 #include "communicator.hpp"
-#include "cpu_gemm.hpp"
 #include "mpi_datatypes.hpp"
 #include "perfgate/core/error.hpp"
+#include "perfgate/microbench/kernels/gemm.hpp"
 
 namespace perfgate::collectives {
 namespace {
@@ -124,7 +124,10 @@ class MpiBackend final : public Backend {
 
   void launch_compute(int repeats) override {
     compute_ = std::thread([this, repeats] {
-      for (int r = 0; r < repeats; ++r) blocked_gemm(n_, a_.data(), b_.data(), c_.data());
+      for (int r = 0; r < repeats; ++r) {
+        const auto n = static_cast<std::size_t>(n_);  // the microbench CPU GEMM kernel
+        microbench::kernels::gemm_blocked(n, n, n, 1.0f, {a_.data(), n}, {b_.data(), n}, 0.0f, c_.data(), n);
+      }
     });
   }
 
