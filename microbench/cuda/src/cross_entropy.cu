@@ -34,7 +34,8 @@ __device__ __forceinline__ RowStats row_stats(const float* x, std::int64_t vocab
 }
 
 __global__ void __launch_bounds__(kRowThreads)
-    cross_entropy_kernel(const float* logits, const std::int64_t* labels, float* loss, std::int64_t vocab) {
+    cross_entropy_kernel(const float* logits, const std::int64_t* labels, float* loss,
+                         std::int64_t vocab) {
   const float* x = logits + blockIdx.x * vocab;
   const RowStats r = row_stats(x, vocab);
   if (threadIdx.x == 0) loss[blockIdx.x] = r.lse - x[labels[blockIdx.x]];
@@ -48,34 +49,36 @@ __global__ void __launch_bounds__(kRowThreads)
   for (std::int64_t j = threadIdx.x; j < vocab; j += blockDim.x) y[j] = x[j] - r.lse;
 }
 
-__global__ void nll_gather_kernel(const float* logp, const std::int64_t* labels, float* loss, std::int64_t rows,
-                                  std::int64_t vocab) {
+__global__ void nll_gather_kernel(const float* logp, const std::int64_t* labels, float* loss,
+                                  std::int64_t rows, std::int64_t vocab) {
   const std::int64_t r = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
   if (r < rows) loss[r] = -logp[r * vocab + labels[r]];
 }
 
 void validate(std::int64_t rows, std::int64_t vocab) {
   if (rows <= 0 || rows > 0x7fffffff || vocab <= 0)
-    throw InputError("cuda cross_entropy: rows (" + std::to_string(rows) + ") and vocab (" + std::to_string(vocab) +
-                     ") must be positive, rows below 2^31");
+    throw InputError("cuda cross_entropy: rows (" + std::to_string(rows) + ") and vocab (" +
+                     std::to_string(vocab) + ") must be positive, rows below 2^31");
 }
 
 }  // namespace
 }  // namespace kernels
 
-void cross_entropy_fused(const float* logits, const std::int64_t* labels, float* loss, std::int64_t rows,
-                         std::int64_t vocab, cudaStream_t s) {
+void cross_entropy_fused(const float* logits, const std::int64_t* labels, float* loss,
+                         std::int64_t rows, std::int64_t vocab, cudaStream_t s) {
   kernels::validate(rows, vocab);
-  kernels::cross_entropy_kernel<<<unsigned(rows), kernels::kRowThreads, 0, s>>>(logits, labels, loss, vocab);
+  kernels::cross_entropy_kernel<<<unsigned(rows), kernels::kRowThreads, 0, s>>>(logits, labels,
+                                                                                loss, vocab);
   PERFGATE_CHECK_LAUNCH("cross_entropy_kernel");
 }
 
-void cross_entropy_unfused(const float* logits, const std::int64_t* labels, float* logp, float* loss,
-                           std::int64_t rows, std::int64_t vocab, cudaStream_t s) {
+void cross_entropy_unfused(const float* logits, const std::int64_t* labels, float* logp,
+                           float* loss, std::int64_t rows, std::int64_t vocab, cudaStream_t s) {
   kernels::validate(rows, vocab);
   kernels::log_softmax_kernel<<<unsigned(rows), kernels::kRowThreads, 0, s>>>(logits, logp, vocab);
   PERFGATE_CHECK_LAUNCH("log_softmax_kernel");
-  kernels::nll_gather_kernel<<<unsigned((rows + 255) / 256), 256, 0, s>>>(logp, labels, loss, rows, vocab);
+  kernels::nll_gather_kernel<<<unsigned((rows + 255) / 256), 256, 0, s>>>(logp, labels, loss, rows,
+                                                                          vocab);
   PERFGATE_CHECK_LAUNCH("nll_gather_kernel");
 }
 

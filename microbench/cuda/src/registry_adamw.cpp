@@ -22,10 +22,17 @@ std::vector<Floats> upload_all(const std::vector<std::vector<float>>& tensors) {
 class AdamwInstance final : public CudaInstance {
  public:
   AdamwInstance(const AdamwProblem& p, bool fused)
-      : CudaInstance(pc::Precision::f32, {}), fused_(fused),
-        hyper_{p.hyper.lr, p.hyper.beta1, p.hyper.beta2, p.hyper.eps, p.hyper.weight_decay, p.hyper.step},
-        param_(upload_all(p.param)), grad_(upload_all(p.grad)), m_(upload_all(p.m)), v_(upload_all(p.v)),
-        param0_(upload_all(p.param)), m0_(upload_all(p.m)), v0_(upload_all(p.v)) {
+      : CudaInstance(pc::Precision::f32, {}),
+        fused_(fused),
+        hyper_{p.hyper.lr,  p.hyper.beta1,        p.hyper.beta2,
+               p.hyper.eps, p.hyper.weight_decay, p.hyper.step},
+        param_(upload_all(p.param)),
+        grad_(upload_all(p.grad)),
+        m_(upload_all(p.m)),
+        v_(upload_all(p.v)),
+        param0_(upload_all(p.param)),
+        m0_(upload_all(p.m)),
+        v0_(upload_all(p.v)) {
     for (std::size_t t = 0; t < p.param.size(); ++t) {
       list_.params.push_back(param_[t].get());
       list_.grads.push_back(grad_[t].get());
@@ -50,9 +57,12 @@ class AdamwInstance final : public CudaInstance {
   // A kernel that wrote nothing cannot pass, since m' and v' differ from m and v.
   void poison() override {
     for (std::size_t t = 0; t < param_.size(); ++t) {
-      PERFGATE_CUDA_CHECK(cudaMemcpy(param_[t].get(), param0_[t].get(), param_[t].bytes(), cudaMemcpyDeviceToDevice));
-      PERFGATE_CUDA_CHECK(cudaMemcpy(m_[t].get(), m0_[t].get(), m_[t].bytes(), cudaMemcpyDeviceToDevice));
-      PERFGATE_CUDA_CHECK(cudaMemcpy(v_[t].get(), v0_[t].get(), v_[t].bytes(), cudaMemcpyDeviceToDevice));
+      PERFGATE_CUDA_CHECK(cudaMemcpy(param_[t].get(), param0_[t].get(), param_[t].bytes(),
+                                     cudaMemcpyDeviceToDevice));
+      PERFGATE_CUDA_CHECK(
+          cudaMemcpy(m_[t].get(), m0_[t].get(), m_[t].bytes(), cudaMemcpyDeviceToDevice));
+      PERFGATE_CUDA_CHECK(
+          cudaMemcpy(v_[t].get(), v0_[t].get(), v_[t].bytes(), cudaMemcpyDeviceToDevice));
     }
   }
 

@@ -1,7 +1,8 @@
 // Attention forward on the GPU for the `attention` family, three implementations on the
 // family's packed layout (Q, O [b·sq, h, d]; K, V [b·sk, hkv, d], which is [B, S, H, D] when
 // every sequence has the same length): cuDNN's fused SDPA ("cudnn"), batched cuBLAS + masked
-// softmax + batched cuBLAS ("unfused"), and the own FlashAttention-2-style kernel ("flash").
+// softmax + batched cuBLAS ("unfused", also per sequence for varlen batches), and the own
+// FlashAttention-2-style kernel ("flash").
 // A case an implementation cannot do is skipped with the reason, never failed.
 #include "perfgate/cuda/attention.hpp"
 #include "perfgate/microbench/families/attention.hpp"
@@ -12,14 +13,16 @@ namespace {
 
 using namespace cuda_backend;
 
-// The CUDA paths take one (sq, sk) for the whole batch: packed variable-length batches (ragged
-// cu_seqlens offsets) are not wired into them, and every path needs a 16-bit storage dtype.
-pc::AttentionShape uniform_shape(const AttentionProblem& p, const CaseParams& params, const char* impl) {
+// cuDNN and flash take one (sq, sk) for the whole batch: packed variable-length batches (ragged
+// cu_seqlens offsets) are not wired into them. Every path needs a 16-bit storage dtype.
+pc::AttentionShape uniform_shape(const AttentionProblem& p, const CaseParams& params,
+                                 const char* impl) {
   if (params.has("varlen") && params.flag("varlen"))
     throw CaseUnsupported(std::string("cuda attention/") + impl +
                           ": packed variable-length batches (ragged offsets) are not supported");
   if (p.dtype == DType::f32)
-    throw CaseUnsupported(std::string("cuda attention/") + impl + ": needs bf16 or f16 storage, not f32");
+    throw CaseUnsupported(std::string("cuda attention/") + impl +
+                          ": needs bf16 or f16 storage, not f32");
   pc::AttentionShape s;
   s.batch = std::int64_t(p.cu_q.size() - 1);
   s.heads = std::int64_t(p.h);
@@ -31,12 +34,15 @@ pc::AttentionShape uniform_shape(const AttentionProblem& p, const CaseParams& pa
   return s;
 }
 
-// Q, K, V uploaded once; O is the output.
+// Q, K, V uploaded once; O is the output. shape_: the batch's (a varlen batch's first sequence).
 class AttentionInstance : public CudaInstance {
  public:
   AttentionInstance(const AttentionProblem& p, pc::AttentionShape s)
-      : CudaInstance(precision(p.dtype), {p.q.size()}), shape_(s), q_(upload(p.q, precision_)),
-        k_(upload(p.k, precision_)), v_(upload(p.v, precision_)) {}
+      : CudaInstance(precision(p.dtype), {p.q.size()}),
+        shape_(s),
+        q_(upload(p.q, precision_)),
+        k_(upload(p.k, precision_)),
+        v_(upload(p.v, precision_)) {}
 
  protected:
   pc::AttentionShape shape_;
@@ -58,15 +64,45 @@ class CudnnInstance final : public AttentionInstance {
   pc::DeviceBuffer<float> stats_;
 };
 
+// Packed variable-length batches run one sequence at a time (each its own batched GEMMs and
+// softmax), as a framework without a varlen kernel would; uniform batches in one call.
 class UnfusedInstance final : public AttentionInstance {
  public:
   UnfusedInstance(const AttentionProblem& p, const CaseParams& params)
-      : AttentionInstance(p, uniform_shape(p, params, "unfused")),
-        impl_(shape_, precision_, q_.get(), k_.get(), v_.get(), outputs_[0].get()) {}
+      : AttentionInstance(p, per_sequence_shape(p, params, 0)) {
+    const std::size_t e = pc::element_bytes(precision_);
+    const bool varlen = params.has("varlen") && params.flag("varlen");
+    const std::size_t parts = varlen ? p.cu_q.size() - 1 : 1;
+    for (std::size_t i = 0; i < parts; ++i) {
+      const std::size_t q_at = (varlen ? p.cu_q[i] : 0) * p.h * p.d * e;
+      const std::size_t k_at = (varlen ? p.cu_k[i] : 0) * p.hkv * p.d * e;
+      parts_.push_back(std::make_unique<pc::UnfusedAttention>(
+          varlen ? per_sequence_shape(p, params, i) : shape_, precision_, q_.get() + q_at,
+          k_.get() + k_at, v_.get() + k_at, outputs_[0].get() + q_at));
+    }
+  }
 
  private:
-  void launch(cudaStream_t s, int) override { impl_.run(s); }
-  pc::UnfusedAttention impl_;
+  // The shape of sequence i of a varlen batch (batch 1), or the uniform batch's shape.
+  static pc::AttentionShape per_sequence_shape(const AttentionProblem& p, const CaseParams& params,
+                                               std::size_t i) {
+    if (!(params.has("varlen") && params.flag("varlen")))
+      return uniform_shape(p, params, "unfused");
+    if (p.dtype == DType::f32)
+      throw CaseUnsupported("cuda attention/unfused: needs bf16 or f16 storage, not f32");
+    pc::AttentionShape s{1,
+                         std::int64_t(p.h),
+                         std::int64_t(p.hkv),
+                         std::int64_t(p.cu_q[i + 1] - p.cu_q[i]),
+                         std::int64_t(p.cu_k[i + 1] - p.cu_k[i]),
+                         std::int64_t(p.d),
+                         p.causal};
+    return s;
+  }
+  void launch(cudaStream_t s, int) override {
+    for (const auto& part : parts_) part->run(s);
+  }
+  std::vector<std::unique_ptr<pc::UnfusedAttention>> parts_;
 };
 
 class FlashInstance final : public AttentionInstance {
@@ -78,11 +114,13 @@ class FlashInstance final : public AttentionInstance {
   static pc::AttentionShape supported(const AttentionProblem& p, const CaseParams& params) {
     const pc::AttentionShape s = uniform_shape(p, params, "flash");
     std::string why;
-    if (!pc::flash_supported(s, precision(p.dtype), &why)) throw CaseUnsupported("cuda attention/flash: " + why);
+    if (!pc::flash_supported(s, precision(p.dtype), &why))
+      throw CaseUnsupported("cuda attention/flash: " + why);
     return s;
   }
   void launch(cudaStream_t s, int) override {
-    pc::flash_attention_forward(precision_, shape_, q_.get(), k_.get(), v_.get(), outputs_[0].get(), s);
+    pc::flash_attention_forward(precision_, shape_, q_.get(), k_.get(), v_.get(), outputs_[0].get(),
+                                s);
   }
 };
 

@@ -12,15 +12,20 @@ using namespace cuda_backend;
 class CrossEntropyInstance final : public CudaInstance {
  public:
   CrossEntropyInstance(const CrossEntropyProblem& p, bool fused)
-      : CudaInstance(pc::Precision::f32, {p.rows}), fused_(fused), rows_(std::int64_t(p.rows)),
-        vocab_(std::int64_t(p.vocab)), logits_(p.logits), labels_(p.labels),
+      : CudaInstance(pc::Precision::f32, {p.rows}),
+        fused_(fused),
+        rows_(std::int64_t(p.rows)),
+        vocab_(std::int64_t(p.vocab)),
+        logits_(p.logits),
+        labels_(p.labels),
         logp_(fused ? 0 : p.rows * p.vocab) {}
 
  private:
   void launch(cudaStream_t s, int) override {
     auto* loss = reinterpret_cast<float*>(outputs_[0].get());
     fused_ ? pc::cross_entropy_fused(logits_.get(), labels_.get(), loss, rows_, vocab_, s)
-           : pc::cross_entropy_unfused(logits_.get(), labels_.get(), logp_.get(), loss, rows_, vocab_, s);
+           : pc::cross_entropy_unfused(logits_.get(), labels_.get(), logp_.get(), loss, rows_,
+                                       vocab_, s);
   }
   bool fused_;
   std::int64_t rows_, vocab_;

@@ -8,7 +8,8 @@ std::string missing_device() {
   static const std::string missing = [] {
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) return std::string("no CUDA device (") + cudaGetErrorString(status) + ")";
+    if (status != cudaSuccess)
+      return std::string("no CUDA device (") + cudaGetErrorString(status) + ")";
     return count > 0 ? std::string() : std::string("no CUDA device (none visible)");
   }();
   return missing;
@@ -17,14 +18,18 @@ std::string missing_device() {
 // `perfgate run --backend auto` uses cuda where a device is visible. cudaGetDeviceCount
 // initialises the driver but creates no context, so the parent process may call it.
 static const detail::Registrar cuda_probe{[] {
-  Registry::instance().backend_probe("cuda", [] { return missing_device().empty(); }, "no CUDA device");
+  Registry::instance().backend_probe(
+      "cuda", [] { return missing_device().empty(); }, "no CUDA device");
 }};
 
 pc::Precision precision(DType t) {
   switch (t) {
-    case DType::f32: return pc::Precision::f32;
-    case DType::bf16: return pc::Precision::bf16;
-    case DType::f16: return pc::Precision::f16;
+    case DType::f32:
+      return pc::Precision::f32;
+    case DType::bf16:
+      return pc::Precision::bf16;
+    case DType::f16:
+      return pc::Precision::f16;
   }
   return pc::Precision::f32;
 }
@@ -50,9 +55,12 @@ Device& device() {
   return d;
 }
 
-Tensor upload(const std::vector<float>& values, pc::Precision p) { return Tensor(pc::to_storage(values, p)); }
+Tensor upload(const std::vector<float>& values, pc::Precision p) {
+  return Tensor(pc::to_storage(values, p));
+}
 
-CudaInstance::CudaInstance(pc::Precision p, const std::vector<std::size_t>& output_elements) : precision_(p) {
+CudaInstance::CudaInstance(pc::Precision p, const std::vector<std::size_t>& output_elements)
+    : precision_(p) {
   for (std::size_t n : output_elements) outputs_.emplace_back(n * pc::element_bytes(p));
 }
 
@@ -71,7 +79,8 @@ std::vector<double> CudaInstance::output() {
 }
 
 void CudaInstance::poison() {
-  for (Tensor& t : outputs_) PERFGATE_CUDA_CHECK(cudaMemset(t.get(), 0xff, t.bytes()));  // NaN in every dtype
+  for (Tensor& t : outputs_)
+    PERFGATE_CUDA_CHECK(cudaMemset(t.get(), 0xff, t.bytes()));  // NaN in every dtype
 }
 
 // A sample the NVML reading disqualifies (thermal or hardware slowdown) is retaken; a GPU that
@@ -80,12 +89,14 @@ std::optional<double> CudaInstance::time_batch(std::size_t iterations) {
   constexpr int kRetakes = 3;
   Device& d = device();
   for (int attempt = 0;; ++attempt) {
-    const double t = d.timer->time_batch([this](cudaStream_t s, int r) { launch(s, r); }, iterations, false);
+    const double t =
+        d.timer->time_batch([this](cudaStream_t s, int r) { launch(s, r); }, iterations, false);
     const auto reading = d.probe->sample();
     if (clocks_.add(reading)) return t;
     if (attempt == kRetakes)
-      throw ToolError("the GPU stayed throttled (" + pc::describe_throttle(reading->reasons) + ") through " +
-                      std::to_string(kRetakes + 1) + " consecutive samples: no trustworthy time");
+      throw ToolError("the GPU stayed throttled (" + pc::describe_throttle(reading->reasons) +
+                      ") through " + std::to_string(kRetakes + 1) +
+                      " consecutive samples: no trustworthy time");
   }
 }
 

@@ -25,7 +25,9 @@ template <bool LayerNorm, class P>
 class NormInstance final : public CudaInstance {
  public:
   NormInstance(const P& p, bool fused)
-      : CudaInstance(precision(p.dtype), {p.rows * p.cols, p.rows * p.cols}), fused_(fused), shape_(row_shape(p)) {
+      : CudaInstance(precision(p.dtype), {p.rows * p.cols, p.rows * p.cols}),
+        fused_(fused),
+        shape_(row_shape(p)) {
     pc::validate_row_shape(shape_, precision_);
     x_ = upload(p.x, precision_);
     r_ = upload(p.residual, precision_);
@@ -35,12 +37,15 @@ class NormInstance final : public CudaInstance {
 
  private:
   void launch(cudaStream_t s, int) override {
-    const pc::NormArgs a{x_.get(), r_.get(), w_.get(), LayerNorm ? b_.get() : nullptr, outputs_[1].get(),
-                         outputs_[0].get(), shape_, kNormEps};
+    const pc::NormArgs a{
+        x_.get(),          r_.get(),          w_.get(), LayerNorm ? b_.get() : nullptr,
+        outputs_[1].get(), outputs_[0].get(), shape_,   kNormEps};
     if (LayerNorm) {
-      fused_ ? pc::layernorm_residual_fused(precision_, a, s) : pc::layernorm_residual_unfused(precision_, a, s);
+      fused_ ? pc::layernorm_residual_fused(precision_, a, s)
+             : pc::layernorm_residual_unfused(precision_, a, s);
     } else {
-      fused_ ? pc::rmsnorm_residual_fused(precision_, a, s) : pc::rmsnorm_residual_unfused(precision_, a, s);
+      fused_ ? pc::rmsnorm_residual_fused(precision_, a, s)
+             : pc::rmsnorm_residual_unfused(precision_, a, s);
     }
   }
   bool fused_;
@@ -51,15 +56,19 @@ class NormInstance final : public CudaInstance {
 class SoftmaxInstance final : public CudaInstance {
  public:
   SoftmaxInstance(const SoftmaxProblem& p, bool fused)
-      : CudaInstance(precision(p.dtype), {p.rows * p.cols}), fused_(fused), shape_(row_shape(p)),
-        x_(upload(p.x, precision_)), scratch_(2 * p.rows) {
+      : CudaInstance(precision(p.dtype), {p.rows * p.cols}),
+        fused_(fused),
+        shape_(row_shape(p)),
+        x_(upload(p.x, precision_)),
+        scratch_(2 * p.rows) {
     pc::validate_row_shape(shape_, precision_);
   }
 
  private:
   void launch(cudaStream_t s, int) override {
-    fused_ ? pc::softmax_fused(precision_, x_.get(), outputs_[0].get(), shape_, s)
-           : pc::softmax_unfused(precision_, x_.get(), outputs_[0].get(), scratch_.get(), shape_, s);
+    fused_
+        ? pc::softmax_fused(precision_, x_.get(), outputs_[0].get(), shape_, s)
+        : pc::softmax_unfused(precision_, x_.get(), outputs_[0].get(), scratch_.get(), shape_, s);
   }
   bool fused_;
   pc::RowShape shape_;
@@ -70,8 +79,11 @@ class SoftmaxInstance final : public CudaInstance {
 class BiasGeluInstance final : public CudaInstance {
  public:
   BiasGeluInstance(const BiasGeluProblem& p, bool fused)
-      : CudaInstance(precision(p.dtype), {p.rows * p.cols}), fused_(fused), shape_(row_shape(p)),
-        x_(upload(p.x, precision_)), bias_(upload(p.bias, precision_)) {}
+      : CudaInstance(precision(p.dtype), {p.rows * p.cols}),
+        fused_(fused),
+        shape_(row_shape(p)),
+        x_(upload(p.x, precision_)),
+        bias_(upload(p.bias, precision_)) {}
 
  private:
   void launch(cudaStream_t s, int) override {
@@ -86,7 +98,9 @@ class BiasGeluInstance final : public CudaInstance {
 class SwigluInstance final : public CudaInstance {
  public:
   SwigluInstance(const SwigluProblem& p, bool fused)
-      : CudaInstance(precision(p.dtype), {p.rows * p.cols}), fused_(fused), shape_(row_shape(p)),
+      : CudaInstance(precision(p.dtype), {p.rows * p.cols}),
+        fused_(fused),
+        shape_(row_shape(p)),
         x_(upload(p.x, precision_)) {}
 
  private:
@@ -99,13 +113,17 @@ class SwigluInstance final : public CudaInstance {
   Tensor x_;
 };
 
-// C = A·B (+ bias, GeLU) through cuBLASLt; B is uploaded transposed to the [N, K] form LtGemm reads.
+// C = A·B (+ bias, GeLU) through cuBLASLt; B is uploaded transposed to the [N, K] form LtGemm
+// reads.
 class GemmInstance final : public CudaInstance {
  public:
   GemmInstance(const GemmProblem& p, bool fused)
-      : CudaInstance(precision(p.dtype), {p.s.m * p.s.n}), fused_(fused), epilogue_(p.bias_gelu),
+      : CudaInstance(precision(p.dtype), {p.s.m * p.s.n}),
+        fused_(fused),
+        epilogue_(p.bias_gelu),
         shape_{std::int64_t(p.s.m), std::int64_t(p.s.n), std::int64_t(p.s.k)},
-        gemm_(shape_, precision_, fused && p.bias_gelu ? pc::Epilogue::bias_gelu : pc::Epilogue::none) {
+        gemm_(shape_, precision_,
+              fused && p.bias_gelu ? pc::Epilogue::bias_gelu : pc::Epilogue::none) {
     std::vector<float> w(p.s.n * p.s.k);
     for (std::size_t k = 0; k < p.s.k; ++k)
       for (std::size_t n = 0; n < p.s.n; ++n) w[n * p.s.k + k] = p.b[k * p.s.n + n];
@@ -116,9 +134,11 @@ class GemmInstance final : public CudaInstance {
 
  private:
   void launch(cudaStream_t s, int) override {
-    gemm_.run(a_.get(), w_.get(), outputs_[0].get(), fused_ && epilogue_ ? bias_.get() : nullptr, s);
+    gemm_.run(a_.get(), w_.get(), outputs_[0].get(), fused_ && epilogue_ ? bias_.get() : nullptr,
+              s);
     if (!fused_ && epilogue_)
-      pc::bias_gelu_fused(precision_, outputs_[0].get(), bias_.get(), outputs_[0].get(), {shape_.m, shape_.n}, s);
+      pc::bias_gelu_fused(precision_, outputs_[0].get(), bias_.get(), outputs_[0].get(),
+                          {shape_.m, shape_.n}, s);
   }
   bool fused_, epilogue_;
   pc::GemmShape shape_;

@@ -114,10 +114,10 @@ std::vector<std::string> unavailable_backend_notes(const std::vector<std::string
   for (const auto& b : wanted) {
     if (contains(usable, b)) continue;
     const bool built = registry.backend_probes().count(b) != 0;
-    notes.push_back(fmt::format("{}: the suite's {} cases are not run ({})",
-                                built ? registry.backend_missing(b)
-                                      : fmt::format("backend {} is not built in", b),
-                                b, using_text));
+    notes.push_back(fmt::format(
+        "{}: the suite's {} cases are not run ({})",
+        built ? registry.backend_missing(b) : fmt::format("backend {} is not built in", b), b,
+        using_text));
   }
   return notes;
 }

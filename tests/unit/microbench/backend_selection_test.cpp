@@ -24,7 +24,9 @@ class Ones final : public HostInstance {
   explicit Ones(std::size_t n) : HostInstance(n) {}
   void run() override { std::fill(out_.begin(), out_.end(), 1.0f); }
   void sampling_started() override { ++started_; }
-  nlohmann::json notes() const override { return {{"probe_note", {{"sampling_started", started_}}}}; }
+  nlohmann::json notes() const override {
+    return {{"probe_note", {{"sampling_started", started_}}}};
+  }
 
  private:
   int started_ = 0;
@@ -38,11 +40,14 @@ void define(Registry& r, bool& gpu_usable) {
                       [](Problem& p, const CaseParams&) -> std::unique_ptr<Instance> {
                         return std::make_unique<Ones>(static_cast<OnesProblem&>(p).n);
                       })
-      .implementation("gpu", "narrow", [](Problem& p, const CaseParams&) -> std::unique_ptr<Instance> {
-        if (static_cast<OnesProblem&>(p).n > 4) throw CaseUnsupported("gpu/narrow: n > 4 is not supported");
-        return std::make_unique<Ones>(static_cast<OnesProblem&>(p).n);
-      });
-  r.backend_probe("gpu", [&gpu_usable] { return gpu_usable; }, "no GPU device");
+      .implementation("gpu", "narrow",
+                      [](Problem& p, const CaseParams&) -> std::unique_ptr<Instance> {
+                        if (static_cast<OnesProblem&>(p).n > 4)
+                          throw CaseUnsupported("gpu/narrow: n > 4 is not supported");
+                        return std::make_unique<Ones>(static_cast<OnesProblem&>(p).n);
+                      });
+  r.backend_probe(
+      "gpu", [&gpu_usable] { return gpu_usable; }, "no GPU device");
 }
 
 CaseRequest request(const std::string& backend, const std::string& variant) {
@@ -102,7 +107,8 @@ TEST_CASE("planning refuses a named backend whose probe fails, and notes it for 
   CHECK(unavailable_backend_notes({"cpu", "gpu"}, r) ==
         std::vector<std::string>{"no GPU device: the suite's gpu cases are not run (using cpu)"});
   CHECK(unavailable_backend_notes({"gpu"}, r) ==
-        std::vector<std::string>{"no GPU device: the suite's gpu cases are not run (nothing else to run)"});
+        std::vector<std::string>{
+            "no GPU device: the suite's gpu cases are not run (nothing else to run)"});
   CHECK(plan_suite(suite(), PlanOptions{{"cpu"}, std::nullopt}, r).size() == 1);
 
   usable = true;
@@ -120,5 +126,6 @@ TEST_CASE("planning refuses a backend that is not built in") {
   CHECK_THROWS_WITH(plan_suite(suite(), PlanOptions{{"tpu"}, std::nullopt}, r),
                     "backend tpu: not built into this perfgate");
   CHECK(unavailable_backend_notes({"cpu", "tpu"}, r) ==
-        std::vector<std::string>{"backend tpu is not built in: the suite's tpu cases are not run (using cpu)"});
+        std::vector<std::string>{
+            "backend tpu is not built in: the suite's tpu cases are not run (using cpu)"});
 }

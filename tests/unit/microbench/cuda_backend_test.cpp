@@ -27,7 +27,8 @@ TEST_CASE("without NVML every kept sample is unchecked and the notes say why") {
   REQUIRE(!probe.available());
   const auto notes = pc::clock_notes(record, probe.why());
   CHECK(notes.at("nvml") == false);
-  CHECK(notes.at("nvml_missing").get<std::string>().find("could not be opened") != std::string::npos);
+  CHECK(notes.at("nvml_missing").get<std::string>().find("could not be opened") !=
+        std::string::npos);
   CHECK(notes.at("unchecked_samples") == 2);
   CHECK(notes.at("throttled_discarded") == 0);
   CHECK(!notes.contains("sm_clock_min_mhz"));  // no reading, no range
@@ -56,9 +57,12 @@ TEST_CASE("throttled samples are discarded and the clock range covers the kept o
 
 TEST_CASE("every family has CUDA implementations, attention three of them") {
   const std::map<std::string, std::set<std::string>> want = {
-      {"attention", {"cudnn", "unfused", "flash"}}, {"rope", {"fused", "unfused"}},
-      {"adamw", {"fused", "unfused"}},              {"cross_entropy", {"fused", "unfused"}},
-      {"rmsnorm", {"fused", "unfused"}},            {"gemm", {"fused", "unfused"}}};
+      {"attention", {"cudnn", "unfused", "flash"}},
+      {"rope", {"fused", "unfused"}},
+      {"adamw", {"fused", "unfused"}},
+      {"cross_entropy", {"fused", "unfused"}},
+      {"rmsnorm", {"fused", "unfused"}},
+      {"gemm", {"fused", "unfused"}}};
   for (const auto& [name, variants] : want) {
     INFO(name);
     const Family* f = Registry::instance().find(name);
@@ -89,7 +93,7 @@ CaseRequest cuda_case(const std::string& family, const std::string& impl, perfga
 }
 
 perfgate::Params attention(const char* causal, const char* varlen) {
-  return {{"b", "2"},  {"h", "4"},         {"hkv", "2"},        {"sq", "128"},     {"sk", "128"},
+  return {{"b", "2"},  {"h", "4"},         {"hkv", "2"},       {"sq", "128"},    {"sk", "128"},
           {"d", "64"}, {"causal", causal}, {"varlen", varlen}, {"dtype", "bf16"}};
 }
 
@@ -106,6 +110,7 @@ TEST_CASE("the CUDA cases skip with the reason without a device and pass with on
       cuda_case("cross_entropy", "unfused", {{"rows", "9"}, {"vocab", "3001"}}),
       cuda_case("attention", "cudnn", attention("0", "0")),
       cuda_case("attention", "unfused", attention("1", "0")),
+      cuda_case("attention", "unfused", attention("1", "1")),  // per sequence
       cuda_case("attention", "flash", attention("1", "0"))};
   for (const auto& c : cases) {
     INFO(c.key().name());

@@ -16,8 +16,8 @@ class ClockRecord {
 
   int kept() const { return kept_; }
   int discarded_throttled() const { return discarded_; }
-  int unchecked() const { return unchecked_; }        // kept samples without a reading
-  int power_capped() const { return power_capped_; }  // kept samples under the power cap
+  int unchecked() const { return unchecked_; }          // kept samples without a reading
+  int power_capped() const { return power_capped_; }    // kept samples under the power cap
   bool all_checked() const { return unchecked_ == 0; }  // every kept sample had a reading
   // SM clock range over the kept, checked samples; 0 when there were none.
   unsigned min_sm_clock_mhz() const { return min_mhz_; }
