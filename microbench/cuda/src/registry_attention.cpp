@@ -13,11 +13,15 @@ namespace {
 
 using namespace cuda_backend;
 
+bool is_varlen(const CaseParams& params) {
+  return params.has("varlen") && params.flag("varlen");
+}
+
 // cuDNN and flash take one (sq, sk) for the whole batch: packed variable-length batches (ragged
 // cu_seqlens offsets) are not wired into them. Every path needs a 16-bit storage dtype.
 pc::AttentionShape uniform_shape(const AttentionProblem& p, const CaseParams& params,
                                  const char* impl) {
-  if (params.has("varlen") && params.flag("varlen"))
+  if (is_varlen(params))
     throw CaseUnsupported(std::string("cuda attention/") + impl +
                           ": packed variable-length batches (ragged offsets) are not supported");
   if (p.dtype == DType::f32)
@@ -71,7 +75,7 @@ class UnfusedInstance final : public AttentionInstance {
   UnfusedInstance(const AttentionProblem& p, const CaseParams& params)
       : AttentionInstance(p, per_sequence_shape(p, params, 0)) {
     const std::size_t e = pc::element_bytes(precision_);
-    const bool varlen = params.has("varlen") && params.flag("varlen");
+    const bool varlen = is_varlen(params);
     const std::size_t parts = varlen ? p.cu_q.size() - 1 : 1;
     for (std::size_t i = 0; i < parts; ++i) {
       const std::size_t q_at = (varlen ? p.cu_q[i] : 0) * p.h * p.d * e;
@@ -86,17 +90,12 @@ class UnfusedInstance final : public AttentionInstance {
   // The shape of sequence i of a varlen batch (batch 1), or the uniform batch's shape.
   static pc::AttentionShape per_sequence_shape(const AttentionProblem& p, const CaseParams& params,
                                                std::size_t i) {
-    if (!(params.has("varlen") && params.flag("varlen")))
-      return uniform_shape(p, params, "unfused");
-    if (p.dtype == DType::f32)
-      throw CaseUnsupported("cuda attention/unfused: needs bf16 or f16 storage, not f32");
-    pc::AttentionShape s{1,
-                         std::int64_t(p.h),
-                         std::int64_t(p.hkv),
-                         std::int64_t(p.cu_q[i + 1] - p.cu_q[i]),
-                         std::int64_t(p.cu_k[i + 1] - p.cu_k[i]),
-                         std::int64_t(p.d),
-                         p.causal};
+    if (!is_varlen(params)) return uniform_shape(p, params, "unfused");
+    // No params: the dtype check without the varlen refusal; then narrowed to sequence i.
+    pc::AttentionShape s = uniform_shape(p, CaseParams(), "unfused");
+    s.batch = 1;
+    s.seq_q = std::int64_t(p.cu_q[i + 1] - p.cu_q[i]);
+    s.seq_kv = std::int64_t(p.cu_k[i + 1] - p.cu_k[i]);
     return s;
   }
   void launch(cudaStream_t s, int) override {
