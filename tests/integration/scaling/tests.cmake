@@ -1,6 +1,7 @@
 perfgate_integration_test(scaling_sweep_local scaling/sweep_local.sh LABELS mpi TIMEOUT 300)
 perfgate_integration_test(scaling_sweep_step_proxy scaling/sweep_step_proxy.sh LABELS mpi TIMEOUT 300)
 perfgate_integration_test(scaling_sweep_regression scaling/sweep_regression.sh MEASURES LABELS mpi TIMEOUT 300)
+perfgate_integration_test(scaling_sweep_detect scaling/sweep_detect.sh MEASURES LABELS mpi TIMEOUT 400)
 perfgate_integration_test(scaling_sweep_slurm scaling/sweep_slurm.sh LABELS "mpi;slurm" TIMEOUT 400)
 set_tests_properties(scaling_sweep_slurm PROPERTIES SKIP_RETURN_CODE 77)
 if(PERFGATE_HAVE_NCCL AND TARGET perfgate-step-proxy)
