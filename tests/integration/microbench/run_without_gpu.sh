@@ -4,7 +4,9 @@
 # cases only. With a GPU the cuda cases are listed instead.
 source "$(dirname "$0")/../lib.sh"
 SUITES="$SOURCE_DIR/suites/suites.toml"
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+built_in=1
+"$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --list 2>&1 | grep -q 'not built into' && built_in=0
+if [ "$built_in" = 1 ] && command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
   expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --list
   expect_in out '^rope/backend:cuda/.*impl:fused'
   expect_in out '^attention/.*backend:cuda/.*impl:flash'
