@@ -1,7 +1,11 @@
 // nccl-tests stdout → Run. The table layout is read from its own header line, so logs with
 // and without the "root" column, and with "#wrong" or the older "error" column, all parse.
+// Series are named as perfgate-collectives names them (docs/collectives.md), so that a log and a
+// perfgate-collectives document of the same case share ids and `perfgate compare` lines them up.
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -39,6 +43,53 @@ std::optional<double> parse_number(const std::string& s) {
   return std::nullopt;  // "N/A" and the like
 }
 
+// nccl-tests' type column → the dtype spelling of perfgate series (f32, bf16, ...); a name not
+// listed here is kept as printed.
+std::string series_dtype(const std::string& nccl_type) {
+  static const std::map<std::string, std::string> names{
+      {"float", "f32"},    {"half", "f16"},     {"bfloat16", "bf16"}, {"double", "f64"},
+      {"int8", "i8"},      {"uint8", "u8"},     {"int32", "i32"},     {"uint32", "u32"},
+      {"int64", "i64"},    {"uint64", "u64"},   {"f8e4m3", "f8e4m3"}, {"f8e5m2", "f8e5m2"}};
+  const auto it = names.find(nccl_type);
+  return it == names.end() ? nccl_type : it->second;
+}
+
+// What a collective does with redop and root. Older nccl-tests print "sum" as the redop of
+// ops that do not reduce, and have no root column; the series use "none" and -1 for those.
+struct OpTraits {
+  bool reduces, has_root;
+};
+
+std::optional<OpTraits> traits_of(const std::string& op) {
+  static const std::map<std::string, OpTraits> known{
+      {"all_reduce", {true, false}},  {"reduce_scatter", {true, false}}, {"reduce", {true, true}},
+      {"all_gather", {false, false}}, {"alltoall", {false, false}},      {"sendrecv", {false, false}},
+      {"hypercube", {false, false}},  {"broadcast", {false, true}},      {"gather", {false, true}},
+      {"scatter", {false, true}}};
+  const auto it = known.find(op);
+  if (it == known.end()) return std::nullopt;
+  return it->second;
+}
+
+// The leading columns of a row as series params: size → bytes, type → dtype, redop and root as
+// above; "count" is not part of the case (it follows from bytes and dtype).
+Params case_params(const std::string& op, const std::vector<std::string>& columns,
+                   const std::vector<std::string>& t) {
+  Params params;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const std::string& name = columns[c];
+    if (name == "count") continue;
+    if (name == "size") params["bytes"] = t[c];
+    else if (name == "type") params["dtype"] = series_dtype(t[c]);
+    else params[name] = t[c];
+  }
+  if (const auto traits = traits_of(op)) {
+    if (!traits->reduces) params["redop"] = "none";
+    if (!traits->has_root) params["root"] = "-1";
+  }
+  return params;
+}
+
 struct Layout {
   std::vector<std::string> leading;  // size, count, type, redop[, root]
   std::size_t columns = 0;           // expected tokens per full row
@@ -49,6 +100,7 @@ struct Layout {
 
 struct RankLine {
   std::string host, model;
+  bool gpu;  // perfgate-collectives' MPI backend prints "[cpu]" where nccl-tests prints a bus id
 };
 
 class LogParser {
@@ -85,13 +137,13 @@ class LogParser {
     } else if (line.rfind("# nccl-tests version", 0) == 0) {
       run_.fingerprint.info["nccl_tests.version"] = t.size() > 3 ? t[3] : "";
       for (const auto& tok : t)
-        if (tok.rfind("nccl-library=", 0) == 0) run_.fingerprint.comparable["nccl.library"] = tok.substr(13);
+        if (tok.rfind("nccl-library=", 0) == 0) library_code_ = tok.substr(13);
     } else if (line.rfind("NCCL version ", 0) == 0 && t.size() >= 3) {
-      run_.fingerprint.comparable["nccl.version"] = t[2];
+      run_.fingerprint.info["nccl.banner"] = t[2];
     } else if (line.rfind("# nThread", 0) == 0) {
       run_.metadata["nccl_tests"]["parameters"] = line.substr(2);
     } else if (std::regex_match(line, m, rank_re)) {
-      ranks_.push_back({m[4], m[7]});
+      ranks_.push_back({m[4], m[7], m[6] != "cpu"});
     } else if (line.rfind("# Avg bus bandwidth", 0) == 0 && !t.empty()) {
       if (const auto v = parse_number(t.back())) run_.metadata["nccl_tests"]["avg_busbw"] = *v;
     } else if (line.rfind("# Out of bounds values", 0) == 0) {
@@ -129,10 +181,8 @@ class LogParser {
     if (t.size() != l.columns && t.size() != l.leading.size() + 4)
       fail("nccl-tests row has " + std::to_string(t.size()) + " columns, expected " +
            std::to_string(l.columns) + " (truncated?)");
-    Params params;
-    for (std::size_t c = 0; c < l.leading.size(); ++c)
-      if (l.leading[c] != "count") params[l.leading[c]] = t[c];
     const std::string op = !op_.empty() ? op_ : !binary_op_.empty() ? binary_op_ : "unknown";
+    Params params = case_params(op, l.leading, t);
     for (int inplace = 0; inplace < 2; ++inplace) {
       const std::size_t base = l.leading.size() + 4 * static_cast<std::size_t>(inplace);
       if (base + 4 > t.size()) break;
@@ -150,7 +200,7 @@ class LogParser {
     const auto v = parse_number(value);
     if (!v) fail("'" + value + "' is not a number (" + metric + ")");
     Result r;
-    r.key = {"nccl-tests/" + op, params, metric};
+    r.key = {"collectives." + op, params, metric};
     if (!seen_.insert(r.key.id()).second)
       fail("series " + r.key.id() + " appears twice (several runs in one log? split it per run)");
     r.unit = unit;
@@ -171,7 +221,29 @@ class LogParser {
     run_.results.push_back(std::move(r));
   }
 
+  // nccl.version is the library's NCCL_VERSION_CODE, as perfgate-collectives records it
+  // (ncclGetVersion), so the key compares across the two: nccl-tests' "nccl-library=" when
+  // printed, else the code of NCCL's own "NCCL version 2.21.5+cuda12.4" banner.
+  void finish_nccl_version() {
+    auto& fp = run_.fingerprint;
+    if (!library_code_.empty()) {
+      fp.comparable["nccl.version"] = library_code_;
+      return;
+    }
+    const auto banner = fp.info.find("nccl.banner");
+    if (banner == fp.info.end()) return;
+    static const std::regex version_re(R"(^(\d+)\.(\d+)\.(\d+))");
+    std::smatch m;
+    if (!std::regex_search(banner->second, m, version_re)) return;
+    const int major = std::stoi(m[1]), minor = std::stoi(m[2]), patch = std::stoi(m[3]);
+    // nccl.h's NCCL_VERSION(X, Y, Z): X*1000 + Y*100 + Z up to 2.8, X*10000 + Y*100 + Z after.
+    const int code = (major <= 2 && minor <= 8) ? major * 1000 + minor * 100 + patch
+                                                : major * 10000 + minor * 100 + patch;
+    fp.comparable["nccl.version"] = std::to_string(code);
+  }
+
   void finish_fingerprint() {
+    finish_nccl_version();
     if (ranks_.empty()) return;
     std::map<std::string, int> models;
     std::set<std::string> hosts;
@@ -182,21 +254,27 @@ class LogParser {
     const auto top = std::max_element(models.begin(), models.end(),
                                       [](const auto& a, const auto& b) { return a.second < b.second; });
     auto& fp = run_.fingerprint;
-    fp.comparable["gpu.model"] = top->first;
-    fp.comparable["gpu.count"] = std::to_string(ranks_.size());
+    const bool on_gpus = std::any_of(ranks_.begin(), ranks_.end(), [](const RankLine& r) { return r.gpu; });
+    if (on_gpus) {
+      fp.comparable["gpu.model"] = top->first;
+      fp.comparable["gpu.count"] = std::to_string(ranks_.size());
+    }
     fp.comparable["cluster.nodes"] = std::to_string(hosts.size());
     const int nodes = static_cast<int>(hosts.size());
     const int ranks = static_cast<int>(ranks_.size());
-    fp.comparable["cluster.gpus_per_node"] = std::to_string(ranks / nodes);
+    // As in every perfgate run: 0 GPUs per node on CPU-only runs (core/model.hpp, Scale).
+    const int gpus_per_node = on_gpus ? ranks / nodes : 0;
+    fp.comparable["cluster.gpus_per_node"] = std::to_string(gpus_per_node);
     std::string host_list;
     for (const auto& h : hosts) host_list += (host_list.empty() ? "" : ",") + h;
     fp.info["hosts"] = host_list;
-    for (auto& r : run_.results) r.scale = Scale{nodes, ranks / nodes, ranks};
+    for (auto& r : run_.results) r.scale = Scale{nodes, gpus_per_node, ranks};
   }
 
   std::string source_;
   std::size_t line_no_ = 0;
   std::string op_, binary_op_;
+  std::string library_code_;  // "nccl-library=" of the nccl-tests version line
   std::optional<Layout> layout_;
   std::vector<RankLine> ranks_;
   std::set<std::string> seen_;

@@ -98,6 +98,17 @@ std::string_view type_name(DataType t) {
   return "float";
 }
 
+std::string_view series_dtype(DataType t) {
+  switch (t) {
+    case DataType::f32: return "f32";
+    case DataType::bf16: return "bf16";
+    case DataType::f16: return "f16";
+    case DataType::f8e4m3: return "f8e4m3";
+    case DataType::f8e5m2: return "f8e5m2";
+  }
+  return "f32";
+}
+
 std::size_t type_size(DataType t) {
   switch (t) {
     case DataType::f32: return 4;

@@ -7,8 +7,10 @@
 namespace perfgate::collectives {
 namespace {
 
+// `backend` goes into extra, not the key: the run's labels carry it too, and keeping it out of
+// the id is what lets NCCL results line up with nccl-tests logs.
 Result make_result(SeriesKey key, std::string unit, Direction direction, std::vector<double> samples,
-                   const Scale& scale) {
+                   const Scale& scale, const std::string& backend) {
   Result r;
   r.key = std::move(key);
   r.unit = std::move(unit);
@@ -16,6 +18,7 @@ Result make_result(SeriesKey key, std::string unit, Direction direction, std::ve
   r.samples = std::move(samples);
   r.summary = summarize(r.samples);
   r.scale = scale;
+  r.extra["backend"] = backend;
   return r;
 }
 
@@ -31,8 +34,7 @@ SeriesKey case_key(const CaseMeasurement& m, const std::string& metric) {
   const CollectiveInfo& ci = info(m.shape.collective);
   SeriesKey key;
   key.family = fmt::format("collectives.{}", ci.name);
-  key.params = {{"backend", m.backend},
-                {"dtype", std::string(type_name(m.shape.dtype))},
+  key.params = {{"dtype", std::string(series_dtype(m.shape.dtype))},
                 {"redop", ci.reduces ? std::string(op_name(m.shape.op)) : "none"},
                 {"root", std::to_string(ci.has_root ? m.shape.root : -1)},
                 {"bytes", std::to_string(m.bytes)},
@@ -43,7 +45,7 @@ SeriesKey case_key(const CaseMeasurement& m, const std::string& metric) {
 
 std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
   const double factor = busbw_factor(m.shape.collective, m.shape.ranks);
-  Result time = make_result(case_key(m, "time"), "us", Direction::lower_is_better, m.sample_us, scale);
+  Result time = make_result(case_key(m, "time"), "us", Direction::lower_is_better, m.sample_us, scale, m.backend);
   time.extra["per_rank_us"] = m.per_rank_us;
   time.extra["avg_us"] = m.avg_us;
   time.extra["min_us"] = m.min_us;
@@ -57,9 +59,9 @@ std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
     time.message = fmt::format("data check: {} wrong elements", *m.wrong);
   }
   Result alg = make_result(case_key(m, "algbw"), "GB/s", Direction::higher_is_better,
-                           bandwidths(m.sample_us, m.bytes, 1.0), scale);
+                           bandwidths(m.sample_us, m.bytes, 1.0), scale, m.backend);
   Result bus = make_result(case_key(m, "busbw"), "GB/s", Direction::higher_is_better,
-                           bandwidths(m.sample_us, m.bytes, factor), scale);
+                           bandwidths(m.sample_us, m.bytes, factor), scale, m.backend);
   alg.status = bus.status = time.status;
   alg.message = bus.message = time.message;
   return {std::move(time), std::move(alg), std::move(bus)};
@@ -67,7 +69,7 @@ std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
 
 Result timeout_result(const CaseMeasurement& m, const Scale& scale, int rank, const std::string& host,
                       double timeout_s) {
-  Result r = make_result(case_key(m, "time"), "us", Direction::lower_is_better, {}, scale);
+  Result r = make_result(case_key(m, "time"), "us", Direction::lower_is_better, {}, scale, m.backend);
   r.status = ResultStatus::timeout;
   r.message = fmt::format("{} of {} B ({}) did not complete within {} s on rank {} ({})",
                           info(m.shape.collective).name, m.bytes, m.in_place ? "in-place" : "out-of-place",
@@ -81,16 +83,15 @@ Result timeout_result(const CaseMeasurement& m, const Scale& scale, int rank, co
 std::vector<Result> bucket_results(const BucketMeasurement& m, const Scale& scale) {
   SeriesKey key;
   key.family = "collectives.bucket_all_reduce";
-  key.params = {{"backend", m.backend},
-                {"dtype", std::string(type_name(m.dtype))},
+  key.params = {{"dtype", std::string(series_dtype(m.dtype))},
                 {"total_bytes", std::to_string(m.total_bytes)},
                 {"bucket_bytes", std::to_string(m.bucket_bytes)}};
   key.metric = "time";
-  Result time = make_result(key, "us", Direction::lower_is_better, m.sample_us, scale);
+  Result time = make_result(key, "us", Direction::lower_is_better, m.sample_us, scale, m.backend);
   key.metric = "busbw";
   Result bus = make_result(key, "GB/s", Direction::higher_is_better,
                            bandwidths(m.sample_us, m.total_bytes, busbw_factor(Collective::all_reduce, m.ranks)),
-                           scale);
+                           scale, m.backend);
   time.extra["best"] = m.best;
   bus.extra["best"] = m.best;
   return {std::move(time), std::move(bus)};
@@ -104,29 +105,31 @@ double overlap_efficiency(double compute_us, double comm_us, double both_us) {
 std::vector<Result> overlap_results(const OverlapMeasurement& m, const Scale& scale) {
   SeriesKey key;
   key.family = "collectives.overlap";
-  key.params = {{"backend", m.backend}, {"bytes", std::to_string(m.bytes)}, {"gemm_n", std::to_string(m.gemm_n)}};
+  key.params = {{"bytes", std::to_string(m.bytes)}, {"gemm_n", std::to_string(m.gemm_n)}};
   std::vector<Result> out;
   const std::pair<const char*, double> times[] = {
       {"compute_time", m.compute_us}, {"comm_time", m.comm_us}, {"both_time", m.both_us}};
   for (const auto& [metric, value] : times) {
     key.metric = metric;
-    out.push_back(make_result(key, "us", Direction::lower_is_better, {value}, scale));
+    out.push_back(make_result(key, "us", Direction::lower_is_better, {value}, scale, m.backend));
   }
   key.metric = "overlap_efficiency";
   out.push_back(make_result(key, "ratio", Direction::higher_is_better,
-                            {overlap_efficiency(m.compute_us, m.comm_us, m.both_us)}, scale));
+                            {overlap_efficiency(m.compute_us, m.comm_us, m.both_us)}, scale, m.backend));
   return out;
 }
 
 std::vector<Result> reference_results(const ReferenceMeasurement& m, const Scale& scale) {
   SeriesKey key;
   key.family = "collectives.reference_all_reduce";
-  key.params = {{"bytes", std::to_string(m.bytes)}, {"dtype", "float"}};
+  key.params = {{"bytes", std::to_string(m.bytes)}, {"dtype", std::string(series_dtype(DataType::f32))}};
   key.metric = "time";
-  Result time = make_result(key, "us", Direction::lower_is_better, m.sample_us, scale);
+  // The reference loop is plain MPI_Allreduce, whatever --backend says.
+  Result time = make_result(key, "us", Direction::lower_is_better, m.sample_us, scale, "mpi");
   key.metric = "busbw";
   Result bus = make_result(key, "GB/s", Direction::higher_is_better,
-                           bandwidths(m.sample_us, m.bytes, busbw_factor(Collective::all_reduce, m.ranks)), scale);
+                           bandwidths(m.sample_us, m.bytes, busbw_factor(Collective::all_reduce, m.ranks)), scale,
+                           "mpi");
   return {std::move(time), std::move(bus)};
 }
 

@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "find_series.hpp"
 #include "perfgate/baselines/ingest.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
@@ -18,7 +22,7 @@ TEST_CASE("single-node all_reduce log: series, metrics, wrong counts and fingerp
   const Run run = read_results_file(kData / "nccl_single_node.log");
   CHECK(run.suite == "nccl-tests");
   CHECK(run.results.size() == 4 * 2 * 3);  // rows x (out-of-place, in-place) x metrics
-  const std::string p = "nccl-tests/all_reduce/inplace:0/redop:sum/root:-1/size:1048576/type:float";
+  const std::string p = "collectives.all_reduce/bytes:1048576/dtype:f32/inplace:0/redop:sum/root:-1";
   const auto& time = find_series(run, p + "@time");
   CHECK(time.unit == "us");
   CHECK(time.direction == Direction::lower_is_better);
@@ -27,13 +31,15 @@ TEST_CASE("single-node all_reduce log: series, metrics, wrong counts and fingerp
   CHECK(find_series(run, p + "@busbw").samples == std::vector<double>{29.94});
   CHECK(find_series(run, p + "@algbw").direction == Direction::higher_is_better);
   const auto& bad = find_series(
-      run, "nccl-tests/all_reduce/inplace:1/redop:sum/root:-1/size:134217728/type:float@busbw");
+      run, "collectives.all_reduce/bytes:134217728/dtype:f32/inplace:1/redop:sum/root:-1@busbw");
   CHECK(bad.status == ResultStatus::error);
   CHECK(bad.extra["wrong"] == 3);
   CHECK(run.fingerprint.comparable.at("gpu.model") == "NVIDIA H100 80GB HBM3");
   CHECK(run.fingerprint.comparable.at("gpu.count") == "8");
   CHECK(run.fingerprint.comparable.at("cluster.nodes") == "1");
-  CHECK(run.fingerprint.comparable.at("nccl.version") == "2.21.5+cuda12.4");
+  // The library's version code, as perfgate-collectives records it (ncclGetVersion).
+  CHECK(run.fingerprint.comparable.at("nccl.version") == "22603");
+  CHECK(run.fingerprint.info.at("nccl.banner") == "2.21.5+cuda12.4");
   REQUIRE(time.scale);
   CHECK(time.scale->gpus_per_node == 8);
   CHECK(run.metadata["nccl_tests"]["avg_busbw"] == Approx(66.0675));
@@ -46,7 +52,7 @@ TEST_CASE("multi-node log with interleaved MPI noise") {
   CHECK(run.fingerprint.comparable.at("cluster.gpus_per_node") == "8");
   CHECK(run.fingerprint.info.at("hosts") == "gpu-node-11,gpu-node-12");
   const auto& r = find_series(
-      run, "nccl-tests/all_gather/inplace:0/redop:none/root:-1/size:4194304/type:float@time");
+      run, "collectives.all_gather/bytes:4194304/dtype:f32/inplace:0/redop:none/root:-1@time");
   CHECK(r.samples == std::vector<double>{201.44});
   REQUIRE(r.scale);
   CHECK(r.scale->nodes == 2);
@@ -56,11 +62,88 @@ TEST_CASE("multi-node log with interleaved MPI noise") {
 TEST_CASE("old nccl-tests format: no root column, an error column, op from the command line") {
   const Run run = read_results_file(kData / "nccl_old_format.log");
   CHECK(run.results.size() == 5 * 2 * 3);
-  const auto& r = find_series(run, "nccl-tests/broadcast/inplace:1/redop:sum/size:2048/type:float@time");
+  // Old logs print "sum" for broadcast and have no root column: the redop becomes "none" (as in
+  // perfgate-collectives), the unknown root stays out of the key.
+  const auto& r = find_series(run, "collectives.broadcast/bytes:2048/dtype:f32/inplace:1/redop:none@time");
   CHECK(r.samples == std::vector<double>{11.80});
   CHECK(r.status == ResultStatus::ok);
   CHECK(r.extra["error"] == "0e+00");
   CHECK(run.fingerprint.comparable.at("gpu.model") == "Tesla V100-SXM2-16GB");
+}
+
+namespace {
+
+// A one-row log of `program` whose type column says `type` (and whose redop and root say so).
+Run one_row_log(const std::string& program, const std::string& type, const std::string& redop = "sum",
+                const std::string& root = "-1") {
+  const std::string text =
+      "# Collective test starting: " + program + "\n"
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+      "busbw #wrong\n"
+      "        1024           256  " + type + "  " + redop + "  " + root +
+      "    41.22    0.02    0.04      0    40.17    0.03    0.05      0\n";
+  return from_nccl_tests_log(text, "t.log");
+}
+
+std::string only_params(const Run& run) {
+  REQUIRE_FALSE(run.results.empty());
+  return run.results.front().key.name();
+}
+
+}  // namespace
+
+TEST_CASE("nccl-tests type names become the dtype spellings of perfgate-collectives") {
+  const std::vector<std::pair<std::string, std::string>> types{
+      {"float", "f32"}, {"half", "f16"},   {"bfloat16", "bf16"}, {"double", "f64"},
+      {"int8", "i8"},   {"uint8", "u8"},   {"int32", "i32"},     {"uint32", "u32"},
+      {"int64", "i64"}, {"uint64", "u64"}, {"f8e4m3", "f8e4m3"}, {"f8e5m2", "f8e5m2"},
+      {"mystery16", "mystery16"}};  // unknown names pass through unchanged
+  for (const auto& [nccl, series] : types) {
+    INFO(nccl);
+    CHECK(only_params(one_row_log("all_reduce_perf", nccl)) ==
+          "collectives.all_reduce/bytes:1024/dtype:" + series + "/inplace:0/redop:sum/root:-1");
+  }
+}
+
+TEST_CASE("redop and root follow the op: none and -1 where the op has no use for them") {
+  CHECK(only_params(one_row_log("broadcast_perf", "float", "sum", "2")) ==
+        "collectives.broadcast/bytes:1024/dtype:f32/inplace:0/redop:none/root:2");
+  CHECK(only_params(one_row_log("reduce_perf", "float", "max", "1")) ==
+        "collectives.reduce/bytes:1024/dtype:f32/inplace:0/redop:max/root:1");
+  CHECK(only_params(one_row_log("alltoall_perf", "float", "none", "-1")) ==
+        "collectives.alltoall/bytes:1024/dtype:f32/inplace:0/redop:none/root:-1");
+  CHECK(only_params(one_row_log("./build/hypercube_perf", "float", "sum", "-1")) ==
+        "collectives.hypercube/bytes:1024/dtype:f32/inplace:0/redop:none/root:-1");
+  CHECK(only_params(one_row_log("gather_perf", "float", "none", "3")) ==
+        "collectives.gather/bytes:1024/dtype:f32/inplace:0/redop:none/root:3");
+  // An op perfgate does not know keeps its columns as printed.
+  CHECK(only_params(one_row_log("fancy_perf", "float", "sum", "0")) ==
+        "collectives.fancy/bytes:1024/dtype:f32/inplace:0/redop:sum/root:0");
+}
+
+TEST_CASE("ranks on \"[cpu]\" (perfgate-collectives' MPI backend) are not GPUs") {
+  const Run run = from_nccl_tests_log(
+      "#  Rank  0 Group  0 Pid   1619 on         vm device  0 [cpu] MPI on CPU\n"
+      "#  Rank  1 Group  0 Pid   1620 on         vm device  1 [cpu] MPI on CPU\n"
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+      "busbw #wrong\n"
+      "        1024           256     float     sum      -1    41.22    0.02    0.04      0    40.17    0.03    0.05      0\n",
+      "cpu.log");
+  REQUIRE(run.results.front().scale);
+  CHECK(*run.results.front().scale == Scale{1, 0, 2});  // as perfgate-collectives' own document says
+  CHECK(run.fingerprint.comparable.count("gpu.model") == 0);
+  CHECK(run.fingerprint.comparable.at("cluster.gpus_per_node") == "0");
+}
+
+TEST_CASE("without nccl-tests' version line, nccl.version is the code of NCCL's banner") {
+  const std::string table =
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+      "busbw #wrong\n"
+      "        1024           256     float     sum      -1    41.22    0.02    0.04      0    40.17    0.03    0.05      0\n";
+  CHECK(from_nccl_tests_log("NCCL version 2.21.5+cuda12.4\n" + table, "a.log").fingerprint.comparable.at(
+            "nccl.version") == "22105");
+  CHECK(from_nccl_tests_log("NCCL version 2.8.4+cuda11.2\n" + table, "b.log").fingerprint.comparable.at(
+            "nccl.version") == "2804");
 }
 
 TEST_CASE("truncated or foreign text is refused with the line") {

@@ -56,3 +56,10 @@ TEST_CASE("datatype names are nccl-tests' and perfgate's") {
   CHECK(type_name(DataType::f32) == "float");
   CHECK_THROWS_AS(datatype_from_string("int128"), perfgate::InputError);
 }
+
+TEST_CASE("series spell datatypes as the operator benchmarks do, and that spelling reads back") {
+  CHECK(series_dtype(DataType::f32) == "f32");
+  CHECK(series_dtype(DataType::bf16) == "bf16");
+  CHECK(series_dtype(DataType::f16) == "f16");
+  for (DataType t : all_datatypes()) CHECK(datatype_from_string(series_dtype(t)) == t);
+}

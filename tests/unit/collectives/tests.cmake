@@ -9,3 +9,7 @@ perfgate_unit_test(collectives_unit
     unit/collectives/launch_env_test.cpp
     unit/collectives/result_document_test.cpp
   LIBS perfgate_mb_collectives)
+# The nccl-tests ingester and perfgate-collectives name a case alike (docs/collectives.md).
+perfgate_unit_test(collectives_nccl_names
+  SOURCES unit/collectives/nccl_names_test.cpp
+  LIBS perfgate_mb_collectives perfgate_baselines)
