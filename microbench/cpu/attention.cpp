@@ -160,10 +160,10 @@ class BlockedAttention final : public HostInstance {
     const std::size_t qs = p_.h * p_.d, ks = p_.hkv * p_.d;
     for (std::size_t seq = 0; seq + 1 < p_.cu_q.size(); ++seq) {
       const std::size_t q0 = p_.cu_q[seq], k0 = p_.cu_k[seq];
-      const kernels::AttentionShape shape{p_.h, p_.hkv, p_.d, p_.cu_q[seq + 1] - q0, p_.cu_k[seq + 1] - k0,
-                                          p_.causal, p_.scale()};
-      kernels::attention_forward_blocked(shape, {&p_.q[q0 * qs], qs}, {&p_.k[k0 * ks], ks}, {&p_.v[k0 * ks], ks},
-                                         {&out_[q0 * qs], qs});
+      const kernels::AttentionShape shape{
+          p_.h, p_.hkv, p_.d, p_.cu_q[seq + 1] - q0, p_.cu_k[seq + 1] - k0, p_.causal, p_.scale()};
+      kernels::attention_forward_blocked(shape, {&p_.q[q0 * qs], qs}, {&p_.k[k0 * ks], ks},
+                                         {&p_.v[k0 * ks], ks}, {&out_[q0 * qs], qs});
     }
     round_all(p_.dtype, out_);
   }

@@ -100,7 +100,8 @@ class AttentionBackwardBlocked final : public HostInstance {
       : HostInstance(p.q.size() + 2 * p.k.size()), p_(p), o_(p.q.size()), lse_(p.q.size() / p.d) {
     for (std::size_t seq = 0; seq + 1 < p_.cu_q.size(); ++seq) {
       const Operands x = operands(seq);
-      kernels::attention_forward_blocked(x.shape, x.q, x.k, x.v, {&o_[x.q_offset], x.q.stride}, &lse_[x.lse_offset]);
+      kernels::attention_forward_blocked(x.shape, x.q, x.k, x.v, {&o_[x.q_offset], x.q.stride},
+                                         &lse_[x.lse_offset]);
     }
   }
   void run() override {
@@ -111,9 +112,9 @@ class AttentionBackwardBlocked final : public HostInstance {
     for (std::size_t seq = 0; seq + 1 < p_.cu_q.size(); ++seq) {
       const Operands x = operands(seq);
       const std::size_t qs = x.q.stride, ks = x.k.stride;
-      kernels::attention_backward_blocked(x.shape, x.q, x.k, x.v, {&o_[x.q_offset], qs}, {&p_.dout[x.q_offset], qs},
-                                          &lse_[x.lse_offset], {dq + x.q_offset, qs}, {dk + x.k_offset, ks},
-                                          {dv + x.k_offset, ks});
+      kernels::attention_backward_blocked(
+          x.shape, x.q, x.k, x.v, {&o_[x.q_offset], qs}, {&p_.dout[x.q_offset], qs},
+          &lse_[x.lse_offset], {dq + x.q_offset, qs}, {dk + x.k_offset, ks}, {dv + x.k_offset, ks});
     }
     round_all(p_.dtype, out_);
   }
@@ -126,9 +127,15 @@ class AttentionBackwardBlocked final : public HostInstance {
   };
   Operands operands(std::size_t seq) const {
     const std::size_t qs = p_.h * p_.d, ks = p_.hkv * p_.d, q0 = p_.cu_q[seq], k0 = p_.cu_k[seq];
-    const kernels::AttentionShape shape{p_.h, p_.hkv, p_.d, p_.cu_q[seq + 1] - q0, p_.cu_k[seq + 1] - k0,
-                                        p_.causal, p_.scale()};
-    return {shape, {&p_.q[q0 * qs], qs}, {&p_.k[k0 * ks], ks}, {&p_.v[k0 * ks], ks}, q0 * qs, k0 * ks, q0 * p_.h};
+    const kernels::AttentionShape shape{
+        p_.h, p_.hkv, p_.d, p_.cu_q[seq + 1] - q0, p_.cu_k[seq + 1] - k0, p_.causal, p_.scale()};
+    return {shape,
+            {&p_.q[q0 * qs], qs},
+            {&p_.k[k0 * ks], ks},
+            {&p_.v[k0 * ks], ks},
+            q0 * qs,
+            k0 * ks,
+            q0 * p_.h};
   }
 
   const AttentionBackwardProblem& p_;
@@ -145,7 +152,9 @@ std::vector<double> AttentionBackwardProblem::reference() const {
 
 PERFGATE_FAMILY(attention_backward, AttentionBackwardProblem) {
   family
-      .describe("attention backward (dQ, dK, dV): materialised probabilities or recomputed from the log-sum-exp")
+      .describe(
+          "attention backward (dQ, dK, dV): materialised probabilities or recomputed from the "
+          "log-sum-exp")
       .int_axis("b", {2})
       .int_axis("h", {8})
       .int_axis("hkv", {8, 2})

@@ -103,7 +103,10 @@ class BlockedGemm final : public GemmBase {
     const auto [m, n, k] = p_.s;
     const kernels::MatrixView a{p_.a.data(), k}, b{p_.b.data(), n};
     kernels::TileDone fused;
-    if (fuse_) fused = [this](std::size_t i0, std::size_t i1, std::size_t j0, std::size_t j1) { epilogue(i0, i1, j0, j1); };
+    if (fuse_)
+      fused = [this](std::size_t i0, std::size_t i1, std::size_t j0, std::size_t j1) {
+        epilogue(i0, i1, j0, j1);
+      };
     kernels::gemm_blocked(m, n, k, 1.0f, a, b, 0.0f, out_.data(), n, fused);
     if (!fuse_) epilogue(0, m, 0, n);
   }

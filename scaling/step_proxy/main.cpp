@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include <CLI/CLI.hpp>
 #include <mpi.h>
+#include <CLI/CLI.hpp>
 
 #include "perfgate/core/document.hpp"
 #include "perfgate/microbench/kernels/gemm.hpp"
@@ -76,7 +76,8 @@ double measure_cpu(const Options& o, int rank, std::vector<double>& mine) {
   for (int rep = 0; rep < o.repetitions; ++rep) {
     StepTimes sum;
     for (int i = 0; i < o.iters; ++i) sum += run_step(model, comm, o.shape, config);
-    for (double v : {sum.step_us, sum.compute_us, sum.comm_us, sum.exposed_us}) mine.push_back(v / o.iters);
+    for (double v : {sum.step_us, sum.compute_us, sum.comm_us, sum.exposed_us})
+      mine.push_back(v / o.iters);
   }
   return measure_ceiling(o.shape);
 }
@@ -85,13 +86,15 @@ double measure_cpu(const Options& o, int rank, std::vector<double>& mine) {
 // NCCL's bootstrap or a step hung on this rank: the communicator, if any, is already aborted (so
 // the peers' waits end too); say what hung and leave with the watchdog's exit code.
 [[noreturn]] void on_cuda_timeout(const std::string& what, double timeout_s) {
-  std::fprintf(stderr, "perfgate-step-proxy: watchdog: %s did not complete within %g s\n", what.c_str(), timeout_s);
+  std::fprintf(stderr, "perfgate-step-proxy: watchdog: %s did not complete within %g s\n",
+               what.c_str(), timeout_s);
   std::fflush(stderr);
   std::_Exit(kWatchdogExit);
 }
 
 // The GPU counterpart of measure_cpu; `compute_note` describes what computed and communicated.
-double measure_cuda(const Options& o, int rank, int size, std::vector<double>& mine, std::string& compute_note) {
+double measure_cuda(const Options& o, int rank, int size, std::vector<double>& mine,
+                    std::string& compute_note) {
   CudaProxyConfig config;
   config.shape = o.shape;
   config.step = {o.bucket_bytes, rank == o.delay_rank ? o.delay_us : 0.0};
@@ -104,24 +107,27 @@ double measure_cuda(const Options& o, int rank, int size, std::vector<double>& m
   for (const StepTimes& t : r.per_repetition)
     for (double v : {t.step_us, t.compute_us, t.comm_us, t.exposed_us}) mine.push_back(v);
   compute_note = "bf16 cuBLASLt GEMMs and cuDNN SDPA on one CUDA stream (" + r.device + "), NCCL " +
-                 r.nccl_version + " bucketed all-reduce on a second stream; ceiling: 8192^3 bf16 cuBLASLt GEMM";
+                 r.nccl_version +
+                 " bucketed all-reduce on a second stream; ceiling: 8192^3 bf16 cuBLASLt GEMM";
   return r.ceiling_flops_per_s;
 }
 #endif
 
 int run(const Options& o, int rank, int size, int thread_level) {
-  std::vector<double> mine;  // per repetition: step, compute, comm, exposed
-  std::string compute_note;  // what replaces the report's CPU compute description
+  std::vector<double> mine;   // per repetition: step, compute, comm, exposed
+  std::string compute_note =  // measure_cuda replaces it with the GPU's description
+      "fp32 blocked GEMM and FlashAttention-style attention (the microbench CPU kernels), MPI "
+      "all-reduce thread";
 #ifdef PERFGATE_HAVE_NCCL
-  const double ceiling =
-      o.backend == "cuda" ? measure_cuda(o, rank, size, mine, compute_note) : measure_cpu(o, rank, mine);
+  const double ceiling = o.backend == "cuda" ? measure_cuda(o, rank, size, mine, compute_note)
+                                             : measure_cpu(o, rank, mine);
 #else
   const double ceiling = measure_cpu(o, rank, mine);
 #endif
   const std::vector<std::string> hosts = gather_hosts(size);
   std::vector<double> all(rank == 0 ? mine.size() * size : 0);
-  MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), static_cast<int>(mine.size()),
-             MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
+             static_cast<int>(mine.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
   double ceiling_min = 0;
   MPI_Reduce(&ceiling, &ceiling_min, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
   if (rank != 0) return 0;
@@ -131,14 +137,16 @@ int run(const Options& o, int rank, int size, int thread_level) {
       const double* v = &all[(static_cast<std::size_t>(r) * o.repetitions + rep) * 4];
       per_rank[r].push_back({v[0], v[1], v[2], v[3]});
     }
-  ProxyRunInfo info{o.shape, o.backend, o.suite, o.bucket_bytes, ceiling_min, hosts, thread_level, o.straggler_margin};
+  ProxyRunInfo info{o.shape,        o.backend,          o.suite,
+                    o.bucket_bytes, ceiling_min,        hosts,
+                    thread_level,   o.straggler_margin, compute_note};
   perfgate::Run doc = build_report(info, per_rank);
-  if (!compute_note.empty()) doc.metadata["step_proxy"]["compute"] = compute_note;
   const auto& d = doc.results;
-  std::cout << "# step proxy: " << size << " ranks, " << o.shape.layers << " layers, hidden " << o.shape.hidden
-            << "\n# step_us " << d[0].summary.median << "  compute_us " << d[1].summary.median << "  comm_us "
-            << d[2].summary.median << "  exposed_us " << d[3].summary.median << "  other_us " << d[4].summary.median
-            << "  overlap " << d[5].summary.median << "  mfu " << d[6].summary.median << "\n";
+  std::cout << "# step proxy: " << size << " ranks, " << o.shape.layers << " layers, hidden "
+            << o.shape.hidden << "\n# step_us " << d[0].summary.median << "  compute_us "
+            << d[1].summary.median << "  comm_us " << d[2].summary.median << "  exposed_us "
+            << d[3].summary.median << "  other_us " << d[4].summary.median << "  overlap "
+            << d[5].summary.median << "  mfu " << d[6].summary.median << "\n";
   if (!o.output.empty()) perfgate::write_document_file(o.output, doc);
   return 0;
 }
@@ -148,26 +156,31 @@ int run(const Options& o, int rank, int size, int thread_level) {
 int main(int argc, char** argv) {
   Options o;
   CLI::App app{"perfgate-step-proxy: synthetic data-parallel training step"};
-  app.add_option("--backend", o.backend, "cpu (MPI) or cuda (NCCL)")->check(CLI::IsMember({"cpu", "cuda"}));
+  app.add_option("--backend", o.backend, "cpu (MPI) or cuda (NCCL)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   app.add_option("--layers", o.shape.layers)->check(CLI::PositiveNumber);
   app.add_option("--hidden", o.shape.hidden)->check(CLI::PositiveNumber);
   app.add_option("--heads", o.shape.heads)->check(CLI::PositiveNumber);
   app.add_option("--seq", o.shape.seq)->check(CLI::PositiveNumber);
   app.add_option("--batch", o.shape.batch, "sequences per rank")->check(CLI::PositiveNumber);
-  app.add_option("--bucket-bytes", o.bucket_bytes, "gradient bucket size")->check(CLI::PositiveNumber);
+  app.add_option("--bucket-bytes", o.bucket_bytes, "gradient bucket size")
+      ->check(CLI::PositiveNumber);
   app.add_option("--warmup", o.warmup)->check(CLI::NonNegativeNumber);
   app.add_option("--iters", o.iters, "steps per repetition")->check(CLI::PositiveNumber);
   app.add_option("--repetitions", o.repetitions)->check(CLI::PositiveNumber);
   app.add_option("--output", o.output, "result document (rank 0)");
   app.add_option("--suite", o.suite);
   app.add_option("--straggler-margin", o.straggler_margin);
-  app.add_option("--delay-rank", o.delay_rank, "test option: this rank computes --delay-us longer per step");
+  app.add_option("--delay-rank", o.delay_rank,
+                 "test option: this rank computes --delay-us longer per step");
   app.add_option("--delay-us", o.delay_us);
-  app.add_option("--timeout-s", o.timeout_s, "cuda backend: seconds one step may take before NCCL is aborted (0: off)")
+  app.add_option("--timeout-s", o.timeout_s,
+                 "cuda backend: seconds one step may take before NCCL is aborted (0: off)")
       ->check(CLI::NonNegativeNumber);
   try {
     app.parse(argc, argv);
-    if (o.shape.hidden % o.shape.heads != 0) throw CLI::ValidationError("--heads", "must divide --hidden");
+    if (o.shape.hidden % o.shape.heads != 0)
+      throw CLI::ValidationError("--heads", "must divide --hidden");
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return 0;
@@ -186,7 +199,8 @@ int main(int argc, char** argv) {
   }
 #else
   if (o.backend == "cuda") {
-    std::cerr << "perfgate-step-proxy: --backend cuda: this build has no CUDA/NCCL backend (configure where CUDA and "
+    std::cerr << "perfgate-step-proxy: --backend cuda: this build has no CUDA/NCCL backend "
+                 "(configure where CUDA and "
                  "NCCL are found); use --backend cpu\n";
     return 2;
   }
@@ -198,7 +212,9 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int rc = 0;
   if (provided < MPI_THREAD_SERIALIZED) {
-    if (rank == 0) std::cerr << "perfgate-step-proxy: MPI gives no thread support for the communication thread\n";
+    if (rank == 0)
+      std::cerr
+          << "perfgate-step-proxy: MPI gives no thread support for the communication thread\n";
     rc = 2;
   } else {
     try {

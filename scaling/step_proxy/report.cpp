@@ -29,9 +29,12 @@ Run build_report(const ProxyRunInfo& info, const std::vector<std::vector<StepTim
   const Shape& s = info.shape;
   const std::set<std::string> hosts(info.rank_hosts.begin(), info.rank_hosts.end());
   const Scale scale{static_cast<int>(hosts.size()), 0, static_cast<int>(ranks)};
-  const Params params{{"backend", info.backend},          {"layers", std::to_string(s.layers)},
-                      {"hidden", std::to_string(s.hidden)}, {"heads", std::to_string(s.heads)},
-                      {"seq", std::to_string(s.seq)},       {"batch", std::to_string(s.batch)},
+  const Params params{{"backend", info.backend},
+                      {"layers", std::to_string(s.layers)},
+                      {"hidden", std::to_string(s.hidden)},
+                      {"heads", std::to_string(s.heads)},
+                      {"seq", std::to_string(s.seq)},
+                      {"batch", std::to_string(s.batch)},
                       {"bucket_bytes", std::to_string(info.bucket_bytes)}};
   // Means over ranks keep the decomposition additive: step ≈ compute + exposed communication.
   std::vector<double> step, compute, comm, exposed, other, overlap, mfu, throughput;
@@ -45,8 +48,11 @@ Run build_report(const ProxyRunInfo& info, const std::vector<std::vector<StepTim
     exposed.push_back(sum.exposed_us / n);
     // What neither compute nor waiting explains: scheduling, enqueueing, preemption.
     other.push_back(step.back() - compute.back() - exposed.back());
-    overlap.push_back(comm.back() > 0 ? std::clamp((comm.back() - exposed.back()) / comm.back(), 0.0, 1.0) : 1.0);
-    mfu.push_back(info.ceiling_flops_per_s > 0 ? s.flops_per_step() / (step.back() * 1e-6) / info.ceiling_flops_per_s : 0);
+    overlap.push_back(
+        comm.back() > 0 ? std::clamp((comm.back() - exposed.back()) / comm.back(), 0.0, 1.0) : 1.0);
+    mfu.push_back(info.ceiling_flops_per_s > 0
+                      ? s.flops_per_step() / (step.back() * 1e-6) / info.ceiling_flops_per_s
+                      : 0);
     throughput.push_back(s.batch / (step.back() * 1e-6));
   }
   // A rank's own work is its compute; in a synchronous step everyone's step time is alike.
@@ -75,21 +81,27 @@ Run build_report(const ProxyRunInfo& info, const std::vector<std::vector<StepTim
   st.extra["stragglers"] = stragglers;
   st.extra["straggler_margin"] = info.straggler_margin;
   run.results.push_back(std::move(st));
-  run.results.push_back(metric(params, "compute_time", "us", Direction::lower_is_better, compute, scale));
+  run.results.push_back(
+      metric(params, "compute_time", "us", Direction::lower_is_better, compute, scale));
   run.results.push_back(metric(params, "comm_time", "us", Direction::lower_is_better, comm, scale));
-  run.results.push_back(metric(params, "exposed_comm_time", "us", Direction::lower_is_better, exposed, scale));
-  run.results.push_back(metric(params, "other_time", "us", Direction::lower_is_better, other, scale));
-  run.results.push_back(metric(params, "overlap_fraction", "ratio", Direction::higher_is_better, overlap, scale));
+  run.results.push_back(
+      metric(params, "exposed_comm_time", "us", Direction::lower_is_better, exposed, scale));
+  run.results.push_back(
+      metric(params, "other_time", "us", Direction::lower_is_better, other, scale));
+  run.results.push_back(
+      metric(params, "overlap_fraction", "ratio", Direction::higher_is_better, overlap, scale));
   run.results.push_back(metric(params, "mfu", "ratio", Direction::higher_is_better, mfu, scale));
-  run.results.push_back(metric(params, "throughput", "samples/s", Direction::higher_is_better, throughput, scale));
+  run.results.push_back(
+      metric(params, "throughput", "samples/s", Direction::higher_is_better, throughput, scale));
   nlohmann::json rank_list = nlohmann::json::array();
-  for (std::size_t r = 0; r < ranks; ++r) rank_list.push_back({{"rank", r}, {"host", info.rank_hosts[r]}});
+  for (std::size_t r = 0; r < ranks; ++r)
+    rank_list.push_back({{"rank", r}, {"host", info.rank_hosts[r]}});
   run.metadata["step_proxy"] = {{"ranks", rank_list},
                                 {"flops_per_step", s.flops_per_step()},
                                 {"ceiling_gflops", info.ceiling_flops_per_s / 1e9},
                                 {"mpi_thread_level", info.thread_level},
                                 {"stragglers", stragglers},
-                                {"compute", "built-in blocked fp32 GEMM (step_proxy/gemm.cpp)"}};
+                                {"compute", info.compute}};
   return run;
 }
 

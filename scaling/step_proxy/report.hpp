@@ -16,6 +16,7 @@ struct ProxyRunInfo {
   std::vector<std::string> rank_hosts;
   int thread_level = 0;
   double straggler_margin = 0.10;
+  std::string compute;  // what computed and communicated, in words
 };
 
 // per_rank[r][rep]: rank r's mean step times over the iterations of repetition rep.

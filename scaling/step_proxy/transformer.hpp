@@ -38,7 +38,9 @@ class TransformerStack {
   // Backward from the last layer to the first; `layer_done(l)` runs as soon as layer l's
   // gradients (grads(l)) are final, so their all-reduce can overlap the remaining layers.
   void backward(ComputeClock& clock, const std::function<void(int)>& layer_done);
-  float* grads(int layer) { return &grads_[static_cast<std::size_t>(layer) * shape_.params_per_layer()]; }
+  float* grads(int layer) {
+    return &grads_[static_cast<std::size_t>(layer) * shape_.params_per_layer()];
+  }
 
  private:
   struct Acts {

@@ -29,7 +29,8 @@ class MpiBackend final : public Backend {
   }
 
   RankDescription describe() const override {
-    return {comm_.rank(), static_cast<int>(::getpid()), comm_.host(), comm_.local_rank(), "cpu", "MPI on CPU"};
+    return {comm_.rank(), static_cast<int>(::getpid()), comm_.host(), comm_.local_rank(), "cpu",
+            "MPI on CPU"};
   }
 
   void prepare(const CaseShape& shape, bool in_place) override {
@@ -53,8 +54,9 @@ class MpiBackend final : public Backend {
     std::span<std::byte> target = send_;
     if (in_place_) {
       // all_gather in place: this rank's block already sits at its place in the output.
-      const std::size_t offset =
-          shape_.collective == Collective::all_gather ? static_cast<std::size_t>(comm_.rank()) * send_count_ : 0;
+      const std::size_t offset = shape_.collective == Collective::all_gather
+                                     ? static_cast<std::size_t>(comm_.rank()) * send_count_
+                                     : 0;
       target = std::span<std::byte>(recv_).subspan(offset * size, send_count_ * size);
     }
     encode_array(shape_.dtype, input, target);
@@ -80,7 +82,8 @@ class MpiBackend final : public Backend {
         break;
       case Collective::broadcast:
         // MPI_Bcast has one buffer: out of place, the root sends from its input buffer.
-        MPI_Bcast(!in_place_ && comm_.rank() == shape_.root ? send_.data() : out, send, type, shape_.root, comm);
+        MPI_Bcast(!in_place_ && comm_.rank() == shape_.root ? send_.data() : out, send, type,
+                  shape_.root, comm);
         break;
       case Collective::reduce:
         if (in_place_ && comm_.rank() != shape_.root) in = out;
@@ -90,16 +93,19 @@ class MpiBackend final : public Backend {
         MPI_Alltoall(in, block, type, out, block, type, comm);
         break;
       case Collective::sendrecv: {
-        const int next = (comm_.rank() + 1) % shape_.ranks, prev = (comm_.rank() - 1 + shape_.ranks) % shape_.ranks;
+        const int next = (comm_.rank() + 1) % shape_.ranks,
+                  prev = (comm_.rank() - 1 + shape_.ranks) % shape_.ranks;
         if (in_place_) {
           MPI_Sendrecv_replace(out, send, type, next, 0, prev, 0, comm, MPI_STATUS_IGNORE);
         } else {
-          MPI_Sendrecv(send_.data(), send, type, next, 0, out, recv, type, prev, 0, comm, MPI_STATUS_IGNORE);
+          MPI_Sendrecv(send_.data(), send, type, next, 0, out, recv, type, prev, 0, comm,
+                       MPI_STATUS_IGNORE);
         }
         break;
       }
     }
-    if (shape_.op == ReduceOp::avg && info(shape_.collective).reduces && has_output(shape_, comm_.rank())) {
+    if (shape_.op == ReduceOp::avg && info(shape_.collective).reduces &&
+        has_output(shape_, comm_.rank())) {
       divide_output_by_ranks();  // MPI has no average: sum, then scale (counted in the time)
     }
   }
@@ -126,7 +132,8 @@ class MpiBackend final : public Backend {
     compute_ = std::thread([this, repeats] {
       for (int r = 0; r < repeats; ++r) {
         const auto n = static_cast<std::size_t>(n_);  // the microbench CPU GEMM kernel
-        microbench::kernels::gemm_blocked(n, n, n, 1.0f, {a_.data(), n}, {b_.data(), n}, 0.0f, c_.data(), n);
+        microbench::kernels::gemm_blocked(n, n, n, 1.0f, {a_.data(), n}, {b_.data(), n}, 0.0f,
+                                          c_.data(), n);
       }
     });
   }
@@ -156,6 +163,8 @@ class MpiBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm) { return std::make_unique<MpiBackend>(comm); }
+std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm) {
+  return std::make_unique<MpiBackend>(comm);
+}
 
 }  // namespace perfgate::collectives

@@ -14,7 +14,9 @@ constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 const float* row(ConstRows r, std::size_t t, std::size_t head, std::size_t d) {
   return r.data + t * r.stride + head * d;
 }
-float* row(Rows r, std::size_t t, std::size_t head, std::size_t d) { return r.data + t * r.stride + head * d; }
+float* row(Rows r, std::size_t t, std::size_t head, std::size_t d) {
+  return r.data + t * r.stride + head * d;
+}
 
 float dot(const float* a, const float* b, std::size_t n) {
   float acc = 0;
@@ -26,8 +28,8 @@ float dot(const float* a, const float* b, std::size_t n) {
 
 // A block of query rows sweeps the key tiles once, keeping per row a running max, a running sum
 // and an unnormalised accumulator.
-void attention_forward_blocked(const AttentionShape& s, ConstRows q, ConstRows k, ConstRows v, Rows o,
-                               float* lse) {
+void attention_forward_blocked(const AttentionShape& s, ConstRows q, ConstRows k, ConstRows v,
+                               Rows o, float* lse) {
   const std::size_t d = s.head_dim, group = s.heads / s.kv_heads;
   std::vector<float> tile(kBq * kBk), acc(kBq * d), mx(kBq), sum(kBq);
   for (std::size_t head = 0; head < s.heads; ++head) {
@@ -77,13 +79,15 @@ void attention_forward_blocked(const AttentionShape& s, ConstRows q, ConstRows k
 // Per key tile, every query row that sees it recomputes P = exp(scale·q·k − lse) and adds its
 // share: dV += P dO, dS = P ∘ (dO·Vᵀ − D) with D = rowsum(dO ∘ O), dQ += scale·dS K,
 // dK += scale·dSᵀ Q. The tile's keys and values stay in cache across the query rows.
-void attention_backward_blocked(const AttentionShape& s, ConstRows q, ConstRows k, ConstRows v, ConstRows o,
-                                ConstRows dout, const float* lse, Rows dq, Rows dk, Rows dv) {
+void attention_backward_blocked(const AttentionShape& s, ConstRows q, ConstRows k, ConstRows v,
+                                ConstRows o, ConstRows dout, const float* lse, Rows dq, Rows dk,
+                                Rows dv) {
   const std::size_t d = s.head_dim, group = s.heads / s.kv_heads;
   std::vector<float> delta(s.lq);
   for (std::size_t head = 0; head < s.heads; ++head) {
     const std::size_t kvh = head / group;
-    for (std::size_t i = 0; i < s.lq; ++i) delta[i] = dot(row(dout, i, head, d), row(o, i, head, d), d);
+    for (std::size_t i = 0; i < s.lq; ++i)
+      delta[i] = dot(row(dout, i, head, d), row(o, i, head, d), d);
     for (std::size_t j0 = 0; j0 < s.lk; j0 += kBk) {
       for (std::size_t i = 0; i < s.lq; ++i) {
         const std::size_t j1 = std::min(visible_keys(s.causal, i, s.lq, s.lk), j0 + kBk);

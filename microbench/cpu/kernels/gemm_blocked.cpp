@@ -11,8 +11,8 @@ namespace {
 // row of the B panel and of C, contiguous, so the compiler vectorises it.
 constexpr std::size_t kMb = 32, kNb = 256, kKb = 128;
 
-void scale_tile(float beta, float* c, std::size_t ldc, std::size_t i0, std::size_t i1, std::size_t j0,
-                std::size_t j1) {
+void scale_tile(float beta, float* c, std::size_t ldc, std::size_t i0, std::size_t i1,
+                std::size_t j0, std::size_t j1) {
   for (std::size_t i = i0; i < i1; ++i) {
     float* row = c + i * ldc;
     if (beta == 0.0f)
@@ -24,8 +24,8 @@ void scale_tile(float beta, float* c, std::size_t ldc, std::size_t i0, std::size
 
 }  // namespace
 
-void gemm_blocked(std::size_t m, std::size_t n, std::size_t k, float alpha, MatrixView a, MatrixView b,
-                  float beta, float* c, std::size_t ldc, const TileDone& tile_done) {
+void gemm_blocked(std::size_t m, std::size_t n, std::size_t k, float alpha, MatrixView a,
+                  MatrixView b, float beta, float* c, std::size_t ldc, const TileDone& tile_done) {
   std::vector<float> panel;  // a transposed B is packed panel by panel into row-major order
   if (b.transposed) panel.resize(kKb * kNb);
   for (std::size_t j0 = 0; j0 < n; j0 += kNb) {
@@ -42,7 +42,8 @@ void gemm_blocked(std::size_t m, std::size_t n, std::size_t k, float alpha, Matr
           float* __restrict crow = c + i * ldc + j0;
           for (std::size_t kk = k0; kk < k1; ++kk) {
             const float aik = alpha * a.at(i, kk);
-            const float* __restrict brow = b.transposed ? &panel[(kk - k0) * nb] : b.data + kk * b.ld + j0;
+            const float* __restrict brow =
+                b.transposed ? &panel[(kk - k0) * nb] : b.data + kk * b.ld + j0;
             for (std::size_t j = 0; j < nb; ++j) crow[j] += aik * brow[j];
           }
         }

@@ -32,12 +32,13 @@ inline std::size_t visible_keys(bool causal, std::size_t i, std::size_t lq, std:
 
 // O = softmax(scale·Q Kᵀ [masked]) V. `lse`, when given, receives heads·lq log-sum-exps
 // (index head·lq + i): what the backward pass needs to recompute the probabilities.
-void attention_forward_blocked(const AttentionShape& s, ConstRows q, ConstRows k, ConstRows v, Rows o,
-                               float* lse = nullptr);
+void attention_forward_blocked(const AttentionShape& s, ConstRows q, ConstRows k, ConstRows v,
+                               Rows o, float* lse = nullptr);
 
 // dQ, dK, dV from dO, given the forward's O and lse. Accumulates into dq, dk, dv (zero them
 // first): the key/value gradients of a group sum over its query heads.
-void attention_backward_blocked(const AttentionShape& s, ConstRows q, ConstRows k, ConstRows v, ConstRows o,
-                                ConstRows dout, const float* lse, Rows dq, Rows dk, Rows dv);
+void attention_backward_blocked(const AttentionShape& s, ConstRows q, ConstRows k, ConstRows v,
+                                ConstRows o, ConstRows dout, const float* lse, Rows dq, Rows dk,
+                                Rows dv);
 
 }  // namespace perfgate::microbench::kernels
