@@ -11,14 +11,14 @@
 #include <mpi.h>
 
 #include "backend.hpp"
-#include "communicator.hpp"
+#include "perfgate/collectives/communicator.hpp"
 #include "modes.hpp"
 #include "mpi_datatypes.hpp"
 #include "options.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "run_document.hpp"
-#include "watchdog.hpp"
+#include "perfgate/collectives/watchdog.hpp"
 
 namespace pc = perfgate::collectives;
 

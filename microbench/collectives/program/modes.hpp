@@ -4,10 +4,10 @@
 #include <cstddef>
 
 #include "backend.hpp"
-#include "communicator.hpp"
+#include "perfgate/collectives/communicator.hpp"
 #include "options.hpp"
 #include "run_document.hpp"
-#include "watchdog.hpp"
+#include "perfgate/collectives/watchdog.hpp"
 
 namespace perfgate::collectives {
 

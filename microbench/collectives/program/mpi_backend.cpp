@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "backend.hpp"
-#include "communicator.hpp"
+#include "perfgate/collectives/communicator.hpp"
 #include "mpi_datatypes.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/microbench/kernels/gemm.hpp"

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "backend.hpp"
-#include "communicator.hpp"
+#include "perfgate/collectives/communicator.hpp"
 #include "perfgate/core/error.hpp"
 
 namespace perfgate::collectives {

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
-#include "communicator.hpp"
+#include "perfgate/collectives/communicator.hpp"
 #include "perfgate/core/document.hpp"
 #include "perfgate/core/fingerprint.hpp"
 #include "perfgate/core/identity.hpp"

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "backend.hpp"
-#include "communicator.hpp"
+#include "perfgate/collectives/communicator.hpp"
 #include "perfgate/collectives/stragglers.hpp"
-#include "watchdog.hpp"
+#include "perfgate/collectives/watchdog.hpp"
 
 namespace perfgate::collectives {
 

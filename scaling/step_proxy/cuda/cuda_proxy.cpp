@@ -7,13 +7,13 @@
 #include <optional>
 #include <string>
 
-#include "communicator.hpp"
+#include "perfgate/collectives/communicator.hpp"
 #include "gemm_ceiling.hpp"
 #include "gpu_step.hpp"
 #include "gpu_transformer.hpp"
 #include "nccl_comm.hpp"
 #include "perfgate/cuda/check.hpp"
-#include "watchdog.hpp"
+#include "perfgate/collectives/watchdog.hpp"
 
 namespace perfgate::step_proxy {
 namespace {

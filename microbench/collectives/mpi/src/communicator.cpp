@@ -1,4 +1,4 @@
-#include "communicator.hpp"
+#include "perfgate/collectives/communicator.hpp"
 
 #include <unistd.h>
 

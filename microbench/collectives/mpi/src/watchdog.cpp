@@ -1,4 +1,4 @@
-#include "watchdog.hpp"
+#include "perfgate/collectives/watchdog.hpp"
 
 namespace perfgate::collectives {
 
