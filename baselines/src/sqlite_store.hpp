@@ -34,6 +34,9 @@ class SqliteStore final : public Store {
   ResolvedBaseline resolve_baseline(const std::string& name) override;
   ResolvedBaseline resolve_baseline_for(const std::string& name,
                                         const std::optional<std::string>& fingerprint) override;
+  std::vector<std::string> eligible_nightlies(const std::string& name,
+                                              const std::optional<std::string>& fingerprint,
+                                              std::size_t count) override;
   void set_baseline(const BaselinePolicy& policy) override;
   std::vector<BaselinePolicy> list_baselines() override;
   BaselinePolicy get_baseline(const std::string& name) override;
@@ -41,6 +44,8 @@ class SqliteStore final : public Store {
   std::vector<Ack> active_acks(const std::string& now_iso8601) override;
   std::int64_t add_ack(const Ack& ack) override;
   std::vector<Ack> list_acks() override;
+
+  // store_verdicts.cpp
   void save_verdicts(const std::string& candidate_run,
                      const std::vector<VerdictRecord>& verdicts) override;
   std::vector<VerdictRecord> load_verdicts(const std::string& candidate_run) override;
@@ -63,6 +68,13 @@ class SqliteStore final : public Store {
   std::vector<std::string> runs_newest_first(const std::optional<std::string>& suite,
                                              std::size_t limit);
   bool has_regression_verdict(const std::string& uuid);
+  // Nightlies a policy may use, newest first, until `wanted` are chosen; the passed-over ones
+  // with the reason (store_policies.cpp).
+  struct NightlyWalk {
+    std::vector<std::string> chosen, chosen_labels, skipped;
+  };
+  NightlyWalk walk_nightlies(const BaselinePolicy& policy, const std::optional<std::string>& fingerprint,
+                             std::size_t wanted);
 
   std::filesystem::path path_;
   OpenMode mode_;

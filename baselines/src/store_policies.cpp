@@ -1,7 +1,6 @@
-// Baseline policies, acks and persisted verdicts.
+// Baseline policies and acks (verdicts: store_verdicts.cpp).
 #include <fmt/format.h>
 
-#include "json_columns.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/identity.hpp"
 #include "perfgate/core/series_pattern.hpp"
@@ -41,13 +40,6 @@ std::string describe(const BaselinePolicy& p) {
              (p.branch ? " on " + *p.branch : "") + suite;
   }
   return "";
-}
-
-bool SqliteStore::has_regression_verdict(const std::string& uuid) {
-  auto q = db_.query(
-      "SELECT 1 FROM verdicts WHERE candidate_run = ?1 AND kind = 'REGRESSION' LIMIT 1");
-  q->bind(1, uuid);
-  return q->step();
 }
 
 void SqliteStore::set_baseline(const BaselinePolicy& p) {
@@ -106,6 +98,34 @@ ResolvedBaseline SqliteStore::resolve_baseline(const std::string& name) {
   return resolve_baseline_for(name, std::nullopt);
 }
 
+SqliteStore::NightlyWalk SqliteStore::walk_nightlies(const BaselinePolicy& p,
+                                                     const std::optional<std::string>& fingerprint,
+                                                     std::size_t wanted) {
+  // Walk nightlies newest first; a run that is not complete, or that a comparison found
+  // regressed, never becomes the baseline by itself: say which runs were passed over and why.
+  auto q = db_.query(
+      "SELECT r.uuid, r.status, r.branch, r.commit_sha, r.started_at FROM runs r "
+      "JOIN fingerprints f ON f.id = r.fingerprint_id WHERE r.trigger = 'nightly' "
+      "AND (?1 IS NULL OR r.branch = ?1) AND (?2 IS NULL OR r.suite = ?2) "
+      "AND (?3 IS NULL OR f.digest = ?3) ORDER BY r.started_at DESC, r.id DESC");
+  q->bind(1, p.branch).bind(2, p.suite).bind(3, fingerprint);
+  NightlyWalk walk;
+  while (walk.chosen.size() < wanted && q->step()) {
+    const std::string uuid = q->text(0);
+    const std::string label = fmt::format("{} ({} {} {})", uuid.substr(0, 8), q->text(2),
+                                          q->text(3).substr(0, 10), q->text(4));
+    if (q->text(1) != "complete") {
+      walk.skipped.push_back(label + ": status " + q->text(1));
+    } else if (has_regression_verdict(uuid)) {
+      walk.skipped.push_back(label + ": has a REGRESSION verdict");
+    } else {
+      walk.chosen.push_back(uuid);
+      walk.chosen_labels.push_back(label);
+    }
+  }
+  return walk;
+}
+
 ResolvedBaseline SqliteStore::resolve_baseline_for(const std::string& name,
                                                    const std::optional<std::string>& fingerprint) {
   const BaselinePolicy p = get_baseline(name);
@@ -115,40 +135,28 @@ ResolvedBaseline SqliteStore::resolve_baseline_for(const std::string& name,
     out.explanation = "baseline " + name + ": " + describe(p);
     return out;
   }
-  // Walk nightlies newest first; a run that is not complete, or that a comparison found
-  // regressed, never becomes the baseline by itself: say which runs were passed over and why.
   const std::size_t wanted = p.kind == BaselinePolicy::Kind::pooled_last_k ? p.k : 1;
-  auto q = db_.query(
-      "SELECT r.uuid, r.status, r.branch, r.commit_sha, r.started_at FROM runs r "
-      "JOIN fingerprints f ON f.id = r.fingerprint_id WHERE r.trigger = 'nightly' "
-      "AND (?1 IS NULL OR r.branch = ?1) AND (?2 IS NULL OR r.suite = ?2) "
-      "AND (?3 IS NULL OR f.digest = ?3) ORDER BY r.started_at DESC, r.id DESC");
-  q->bind(1, p.branch).bind(2, p.suite).bind(3, fingerprint);
-  std::vector<std::string> chosen_text, skipped;
-  while (out.run_uuids.size() < wanted && q->step()) {
-    const std::string uuid = q->text(0);
-    const std::string label = fmt::format("{} ({} {} {})", uuid.substr(0, 8), q->text(2),
-                                          q->text(3).substr(0, 10), q->text(4));
-    if (q->text(1) != "complete") {
-      skipped.push_back(label + ": status " + q->text(1));
-    } else if (has_regression_verdict(uuid)) {
-      skipped.push_back(label + ": has a REGRESSION verdict");
-    } else {
-      out.run_uuids.push_back(uuid);
-      chosen_text.push_back(label);
-    }
-  }
+  NightlyWalk walk = walk_nightlies(p, fingerprint, wanted);
+  out.run_uuids = std::move(walk.chosen);
   std::string text = "baseline " + name + ": " + describe(p) +
                      (fingerprint ? " with fingerprint " + *fingerprint : "");
   if (out.run_uuids.empty())
     throw InsufficientDataError(text + ": no eligible run" +
-                                (skipped.empty() ? "" : " (skipped " + fmt::format("{}", fmt::join(skipped, "; ")) + ")"));
-  text += " -> " + fmt::format("{}", fmt::join(chosen_text, ", "));
+                                (walk.skipped.empty() ? "" : " (skipped " + fmt::format("{}", fmt::join(walk.skipped, "; ")) + ")"));
+  text += " -> " + fmt::format("{}", fmt::join(walk.chosen_labels, ", "));
   if (out.run_uuids.size() < wanted)
     text += fmt::format(" (only {} of {} wanted)", out.run_uuids.size(), wanted);
-  if (!skipped.empty()) text += "; skipped " + fmt::format("{}", fmt::join(skipped, "; "));
+  if (!walk.skipped.empty()) text += "; skipped " + fmt::format("{}", fmt::join(walk.skipped, "; "));
   out.explanation = text;
   return out;
+}
+
+std::vector<std::string> SqliteStore::eligible_nightlies(const std::string& name,
+                                                         const std::optional<std::string>& fingerprint,
+                                                         std::size_t count) {
+  const BaselinePolicy p = get_baseline(name);
+  if (p.kind == BaselinePolicy::Kind::pinned_run) return {p.run_uuid};
+  return walk_nightlies(p, fingerprint, count).chosen;
 }
 
 std::int64_t SqliteStore::add_ack(const Ack& ack) {
@@ -205,68 +213,6 @@ std::vector<Ack> SqliteStore::list_acks() {
       "SELECT id, pattern, reason, author, created_at, expires_at, expected_ratio FROM acks "
       "ORDER BY id");
   return read_acks(*q);
-}
-
-void SqliteStore::save_verdicts(const std::string& candidate_run,
-                                const std::vector<VerdictRecord>& verdicts) {
-  require_writable("save verdicts for run " + candidate_run);
-  sql::WriteTransaction tx(db_);
-  auto q = db_.query(
-      "INSERT INTO verdicts (candidate_run, series_key, kind, reason, ratio, ratio_low, "
-      "ratio_high, p_value, p_adjusted, tolerance, n_baseline, n_candidate, repetitions_needed, "
-      "baseline_runs, details, created_at) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
-  const std::string now = utc_now_iso8601();
-  for (const auto& v : verdicts) {
-    q->reset();
-    q->bind(1, candidate_run)
-        .bind(2, v.series_id)
-        .bind(3, to_string(v.kind))
-        .bind(4, v.reason)
-        .bind(5, v.ratio)
-        .bind(6, v.ratio_low)
-        .bind(7, v.ratio_high)
-        .bind(8, v.p_value)
-        .bind(9, v.p_adjusted)
-        .bind(10, v.tolerance)
-        .bind(11, static_cast<std::int64_t>(v.n_baseline))
-        .bind(12, static_cast<std::int64_t>(v.n_candidate))
-        .bind(13, static_cast<std::int64_t>(v.repetitions_needed))
-        .bind(14, nlohmann::json(v.baseline_runs).dump())
-        .bind(15, v.details.dump())
-        .bind(16, now)
-        .run();
-  }
-  tx.commit();
-}
-
-std::vector<VerdictRecord> SqliteStore::load_verdicts(const std::string& candidate_run) {
-  auto q = db_.query(
-      "SELECT series_key, kind, reason, ratio, ratio_low, ratio_high, p_value, p_adjusted, "
-      "tolerance, n_baseline, n_candidate, repetitions_needed, baseline_runs, details "
-      "FROM verdicts WHERE candidate_run = ?1 ORDER BY id");
-  q->bind(1, candidate_run);
-  std::vector<VerdictRecord> out;
-  while (q->step()) {
-    VerdictRecord v;
-    v.candidate_run = candidate_run;
-    v.series_id = q->text(0);
-    v.kind = verdict_kind_from_string(q->text(1));
-    v.reason = q->text(2);
-    v.ratio = q->optional_real(3);
-    v.ratio_low = q->optional_real(4);
-    v.ratio_high = q->optional_real(5);
-    v.p_value = q->optional_real(6);
-    v.p_adjusted = q->optional_real(7);
-    v.tolerance = q->real(8);
-    v.n_baseline = static_cast<std::size_t>(q->int64(9));
-    v.n_candidate = static_cast<std::size_t>(q->int64(10));
-    v.repetitions_needed = static_cast<std::size_t>(q->int64(11));
-    v.baseline_runs = nlohmann::json::parse(q->text(12)).get<std::vector<std::string>>();
-    v.details = json_column(q->text(13));
-    out.push_back(std::move(v));
-  }
-  return out;
 }
 
 }  // namespace perfgate::baselines

@@ -96,7 +96,9 @@ class Store {
   virtual ResolvedBaseline resolve_baseline(const std::string& name) = 0;
   virtual std::vector<Ack> active_acks(const std::string& now_iso8601) = 0;
 
-  // Verdicts are persisted with the evidence needed to re-check them.
+  // Verdicts are persisted with the evidence needed to re-check them. One transaction; a
+  // comparison is its candidate plus its set of baseline runs, and saving one again replaces
+  // the verdicts an earlier save of that same comparison wrote (others of the candidate stay).
   virtual void save_verdicts(const std::string& candidate_run,
                              const std::vector<VerdictRecord>& verdicts) = 0;
 
@@ -121,10 +123,16 @@ class Store {
   virtual void remove_baseline(const std::string& name) = 0;         // InputError when unknown
   virtual ResolvedBaseline resolve_baseline_for(const std::string& name,
                                                 const std::optional<std::string>& fingerprint) = 0;
+  // The runs the policy would pool if it wanted `count` of them (newest first, same skips as
+  // resolve_baseline_for): the longer window of history a change-point cut looks at.
+  virtual std::vector<std::string> eligible_nightlies(const std::string& name,
+                                                      const std::optional<std::string>& fingerprint,
+                                                      std::size_t count) = 0;
 
   // Acks: `add_ack` validates the pattern and returns the new id; `list_acks` includes expired.
   virtual std::int64_t add_ack(const Ack& ack) = 0;
   virtual std::vector<Ack> list_acks() = 0;
+  // Every verdict saved for the candidate, in the order saved (comparison after comparison).
   virtual std::vector<VerdictRecord> load_verdicts(const std::string& candidate_run) = 0;
 
   // Retention: drops raw samples of runs started before `cutoff_iso8601`; summaries stay.
