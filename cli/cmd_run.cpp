@@ -2,10 +2,12 @@
 // the result document after every case, prints a table, and ingests the run into the store.
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <regex>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "command.hpp"
 #include "perfgate/baselines/store.hpp"
@@ -39,13 +41,29 @@ std::filesystem::path suites_path(const RunOptions& o) {
   return PERFGATE_DEFAULT_SUITES_FILE;
 }
 
-std::vector<std::string> resolve_backends(const RunOptions& o, const SuiteConfig& suite) {
-  if (o.backend == "cpu" || o.backend == "cuda") return {o.backend};
-  std::vector<std::string> out;  // auto: the suite's backends this machine can run
+// The backends a run uses; for auto also one note per suite backend that cannot run here.
+struct BackendChoice {
+  std::vector<std::string> backends;
+  std::vector<std::string> unavailable;  // "no CUDA device: the suite's cuda cases are not run …"
+};
+
+BackendChoice resolve_backends(const RunOptions& o, const SuiteConfig& suite) {
+  if (o.backend == "cpu" || o.backend == "cuda") return {{o.backend}, {}};
+  BackendChoice choice;  // auto: the suite's backends this machine can run
   for (const auto& b : microbench::available_backends())
     if (std::find(suite.backends.begin(), suite.backends.end(), b) != suite.backends.end())
-      out.push_back(b);
-  return out;
+      choice.backends.push_back(b);
+  choice.unavailable = microbench::unavailable_backend_notes(suite.backends);
+  if (!choice.backends.empty()) return choice;
+  // Nothing of the suite can run here: a missing device (exit 4) unless no backend of the suite
+  // is even built into this binary (a tool error, exit 2), the same split as naming the backend.
+  const auto& probes = microbench::Registry::instance().backend_probes();
+  const std::string why =
+      fmt::format("suite '{}': {}", suite.name, fmt::join(choice.unavailable, "; "));
+  if (std::any_of(suite.backends.begin(), suite.backends.end(),
+                  [&](const std::string& b) { return probes.count(b) != 0; }))
+    throw NoDeviceError(why);
+  throw ToolError(why);
 }
 
 std::map<std::string, std::string> parse_labels(const std::vector<std::string>& labels) {
@@ -71,8 +89,10 @@ int execute(const RunOptions& o) {
   const SuiteConfig& suite = find_suite(file, o.suite, file_path.string());
   const Trigger trigger = trigger_from_string(o.trigger);
   const auto labels = parse_labels(o.labels);
+  const BackendChoice backends = resolve_backends(o, suite);
+  for (const auto& note : backends.unavailable) std::cerr << "perfgate: " << note << "\n";
   microbench::PlanOptions plan;
-  plan.backends = resolve_backends(o, suite);
+  plan.backends = backends.backends;
   if (!o.filter.empty()) {
     try {
       plan.filter.emplace(o.filter, std::regex::ECMAScript);
@@ -112,6 +132,7 @@ int execute(const RunOptions& o) {
   run.metadata["suites_file"] = file_path.string();
   run.metadata["compare"] = compare_settings(suite.compare);
   run.metadata["backends"] = plan.backends;
+  if (!backends.unavailable.empty()) run.metadata["unavailable_backends"] = backends.unavailable;
   run.started_at = utc_now_iso8601();
   run.status = RunStatus::partial;  // until the last case is in
   const std::filesystem::path output =

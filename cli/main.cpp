@@ -88,6 +88,9 @@ int main(int argc, char** argv) {
   } catch (const InsufficientDataError& e) {
     std::cerr << "perfgate: " << e.what() << "\n";
     return exit_code::not_comparable;
+  } catch (const NoDeviceError& e) {
+    std::cerr << "perfgate: " << e.what() << "\n";
+    return exit_code::no_device;
   } catch (const InputError& e) {
     std::cerr << "perfgate: " << e.what() << "\n";
     return exit_code::usage_or_tool_error;

@@ -1,7 +1,8 @@
 // perfgate-step-proxy: a synthetic data-parallel training step (transformer layers, bucketed
 // gradient all-reduce overlapped with the backward pass) reporting the step-time decomposition.
-// Exit codes: 0 ok, 2 usage or tool error, 4 --backend cuda found no CUDA device on some rank,
-// 5 a cuda step did not complete within --timeout-s (watchdog).
+// Exit codes (perfgate/core/exit_codes.hpp): 0 ok, 2 usage or tool error, 4 no_device
+// (--backend cuda found no CUDA device on some rank), 5 watchdog_timeout (a cuda step did not
+// complete within --timeout-s).
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "perfgate/core/document.hpp"
+#include "perfgate/core/exit_codes.hpp"
 #include "perfgate/microbench/kernels/gemm.hpp"
 #include "report.hpp"
 #include "step_loop.hpp"
@@ -89,7 +91,7 @@ double measure_cpu(const Options& o, int rank, std::vector<double>& mine) {
   std::fprintf(stderr, "perfgate-step-proxy: watchdog: %s did not complete within %g s\n",
                what.c_str(), timeout_s);
   std::fflush(stderr);
-  std::_Exit(kWatchdogExit);
+  std::_Exit(perfgate::exit_code::watchdog_timeout);
 }
 
 // The GPU counterpart of measure_cpu; `compute_note` describes what computed and communicated.
@@ -186,7 +188,7 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const CLI::ParseError& e) {
     std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
-    return 2;
+    return perfgate::exit_code::usage_or_tool_error;
   }
 #ifdef PERFGATE_HAVE_NCCL
   if (o.backend == "cuda") {
@@ -194,7 +196,7 @@ int main(int argc, char** argv) {
       validate_cuda_shape(o.shape);
     } catch (const perfgate::InputError& e) {
       std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
-      return 2;
+      return perfgate::exit_code::usage_or_tool_error;
     }
   }
 #else
@@ -202,7 +204,7 @@ int main(int argc, char** argv) {
     std::cerr << "perfgate-step-proxy: --backend cuda: this build has no CUDA/NCCL backend "
                  "(configure where CUDA and "
                  "NCCL are found); use --backend cpu\n";
-    return 2;
+    return perfgate::exit_code::usage_or_tool_error;
   }
 #endif
   int provided = 0;
@@ -215,18 +217,18 @@ int main(int argc, char** argv) {
     if (rank == 0)
       std::cerr
           << "perfgate-step-proxy: MPI gives no thread support for the communication thread\n";
-    rc = 2;
+    rc = perfgate::exit_code::usage_or_tool_error;
   } else {
     try {
       rc = run(o, rank, size, provided);
 #ifdef PERFGATE_HAVE_NCCL
     } catch (const NoCudaDevice& e) {  // thrown on every rank together: no abort needed
       if (rank == 0) std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
-      rc = kNoCudaDeviceExit;
+      rc = perfgate::exit_code::no_device;
 #endif
     } catch (const std::exception& e) {
       std::cerr << "perfgate-step-proxy: rank " << rank << ": " << e.what() << "\n";
-      MPI_Abort(MPI_COMM_WORLD, 2);
+      MPI_Abort(MPI_COMM_WORLD, perfgate::exit_code::usage_or_tool_error);
     }
   }
   MPI_Finalize();

@@ -1,5 +1,6 @@
 // perfgate-collectives: collective benchmarks under mpirun or srun (docs/collectives.md).
-// Exit codes: 0 ok, 1 data check failed, 2 usage or tool error, 5 watchdog timeout.
+// Exit codes (perfgate/core/exit_codes.hpp): 0 ok, 1 data check failed, 2 usage or tool error,
+// 4 no_device (--backend nccl and no CUDA device on some rank), 5 watchdog_timeout.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -24,8 +25,7 @@ namespace pc = perfgate::collectives;
 
 namespace {
 
-constexpr int kDataCheckFailed = 1;
-constexpr int kWatchdogTimeout = 5;
+constexpr int kDataCheckFailed = perfgate::exit_code::regression;
 
 std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Communicator& comm) {
 #ifdef PERFGATE_HAVE_NCCL
@@ -60,7 +60,7 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
     std::this_thread::sleep_for(std::chrono::seconds(5));  // rank 0 writes the document first
   }
   std::fflush(stderr);
-  std::_Exit(kWatchdogTimeout);
+  std::_Exit(perfgate::exit_code::watchdog_timeout);
 }
 
 int run(int argc, char** argv, const pc::Communicator& comm) {
@@ -108,6 +108,10 @@ int main(int argc, char** argv) {
     const pc::Communicator comm;
     try {
       code = run(argc, argv, comm);
+    } catch (const perfgate::NoDeviceError& e) {
+      // Every rank agreed before any collective needed a device: rank 0 speaks for all.
+      if (comm.rank() == 0) std::fprintf(stderr, "perfgate-collectives: %s\n", e.what());
+      code = perfgate::exit_code::no_device;
     } catch (const perfgate::InputError& e) {
       // Options are parsed identically on every rank: every rank gets here, rank 0 speaks.
       if (comm.rank() == 0) std::fprintf(stderr, "perfgate-collectives: %s\n", e.what());

@@ -58,6 +58,22 @@ ncclRedOp_t nccl_op(ReduceOp op) {
   return ncclSum;
 }
 
+// This rank's CUDA device count, once every rank has one. Every rank answers before NCCL's
+// bootstrap, so a rank without a device cannot leave the others waiting: all throw together.
+int agreed_device_count(const Communicator& comm) {
+  int devices = 0;
+  const cudaError_t status = cudaGetDeviceCount(&devices);
+  const int missing = status != cudaSuccess || devices == 0 ? 1 : 0;
+  int missing_ranks = 0;
+  MPI_Allreduce(&missing, &missing_ranks, 1, MPI_INT, MPI_SUM, comm.comm());
+  if (missing_ranks == 0) return devices;
+  const std::string why = !missing                 ? "this rank has one"
+                          : status != cudaSuccess ? cudaGetErrorString(status)
+                                                  : "the device count is 0";
+  throw NoDeviceError(fmt::format("--backend nccl: no CUDA device visible on {} of {} ranks (rank {} on {}: {})",
+                                  missing_ranks, comm.size(), comm.rank(), comm.host(), why));
+}
+
 // A device allocation that only grows.
 struct DeviceBuffer {
   std::byte* data = nullptr;
@@ -78,9 +94,7 @@ struct DeviceBuffer {
 class NcclBackend final : public Backend {
  public:
   NcclBackend(const Communicator& comm, int cuda_graph) : comm_(comm), use_graph_(cuda_graph != 0) {
-    int devices = 0;
-    PG_CHECK(cudaGetDeviceCount(&devices));
-    if (devices == 0) throw ToolError("--backend nccl: no CUDA device visible");
+    const int devices = agreed_device_count(comm);
     device_ = comm.local_rank() % devices;
     PG_CHECK(cudaSetDevice(device_));
     PG_CHECK(cudaGetDeviceProperties(&props_, device_));

@@ -30,8 +30,6 @@ bool contains(const std::vector<std::string>& list, const std::string& x) {
   return std::find(list.begin(), list.end(), x) != list.end();
 }
 
-// An explicitly requested backend that cannot run here: one clear error before anything is
-// measured or written.
 bool implemented(const std::string& backend, const Registry& registry) {
   for (const Family* f : registry.families())
     for (const auto& impl : f->implementations())
@@ -39,6 +37,9 @@ bool implemented(const std::string& backend, const Registry& registry) {
   return false;
 }
 
+// An explicitly requested backend that cannot run here: one clear error before anything is
+// measured or written. A missing device is the machine's doing (exit 4); a backend this binary
+// was built without is the build's (a tool error, exit 2).
 void require_usable(const std::vector<std::string>& backends, const Registry& registry) {
   const auto& probes = registry.backend_probes();
   for (const auto& b : backends) {
@@ -47,7 +48,7 @@ void require_usable(const std::vector<std::string>& backends, const Registry& re
       throw BackendUnavailable(
           fmt::format("backend {}: {} on this machine", b, registry.backend_missing(b)));
     if (it == probes.end() && b != "cpu" && !implemented(b, registry))
-      throw BackendUnavailable(fmt::format("backend {}: not built into this perfgate", b));
+      throw ToolError(fmt::format("backend {}: not built into this perfgate", b));
   }
 }
 

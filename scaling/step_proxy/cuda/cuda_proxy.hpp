@@ -10,11 +10,8 @@
 
 namespace perfgate::step_proxy {
 
-inline constexpr int kNoCudaDeviceExit = 4;  // some rank sees no CUDA device: nothing was measured
-inline constexpr int kWatchdogExit =
-    5;  // a step did not complete in time (perfgate-collectives' code)
-
 // Some rank has no usable CUDA device; every rank throws it together (no rank is left waiting).
+// perfgate-step-proxy exits with exit_code::no_device for it.
 class NoCudaDevice : public ToolError {
  public:
   using ToolError::ToolError;

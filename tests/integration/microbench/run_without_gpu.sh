@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# `perfgate run` and the cuda backend on a machine without a GPU: naming the backend is refused
-# with one line and exit 3 before anything is written; `--backend auto` runs the suite's CPU
-# cases only. With a GPU the cuda cases are listed instead.
+# `perfgate run` and the cuda backend on a machine without a GPU. Naming the backend is refused
+# with one line before anything is written: exit 4 (no device) where the cuda backend is built,
+# exit 2 (a tool error) in a CPU-only build. `--backend auto` runs the suite's CPU cases only and
+# says once, on stderr and in the run metadata, why the cuda cases were left out. With a GPU the
+# cuda cases are listed instead.
 source "$(dirname "$0")/../lib.sh"
 SUITES="$SOURCE_DIR/suites/suites.toml"
 built_in=1
@@ -10,32 +12,50 @@ if [ "$built_in" = 1 ] && command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L
   expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --list
   expect_in out '^rope/backend:cuda/.*impl:fused'
   expect_in out '^attention/.*backend:cuda/.*impl:flash'
+  expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend auto --list
+  expect_not_in err 'cases are not run'
   echo "run_without_gpu: a GPU is present; checked that the cuda cases are planned"
   exit 0
 fi
 
-expect_exit 3 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --no-store \
+if [ "$built_in" = 1 ]; then
+  refused=4 why='no CUDA device on this machine' missing='no CUDA device'
+else
+  refused=2 why='not built into this perfgate' missing='backend cuda is not built in'
+fi
+expect_exit "$refused" "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --no-store \
   --output "$WORK/cuda.json"
-expect_in err '^perfgate: backend cuda: (no CUDA device on this machine|not built into this perfgate)$'
+expect_in err "^perfgate: backend cuda: $why\$"
 [ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "expected one line on stderr"
 [ ! -e "$WORK/cuda.json" ] || fail "a refused run must write no document"
 [ ! -d "$WORK/perfgate-results" ] || fail "a refused run must write nothing"
-expect_exit 3 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --list
+expect_exit "$refused" "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --list
 expect_in err 'backend cuda'
 
-# auto: the smoke suite names cpu and cuda; only the CPU cases run.
+# auto: the smoke suite names cpu and cuda; only the CPU cases run, and the run says why once.
+note="$missing: the suite's cuda cases are not run (using cpu)"
 expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend auto --filter 'rope' \
   --no-store --output "$WORK/auto.json"
-python3 - "$WORK/auto.json" <<'PY'
+[ "$(grep -cxF "perfgate: $note" "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "expected the note once on stderr"; }
+python3 - "$WORK/auto.json" "$note" <<'PY'
 import json, sys
 pg = json.load(open(sys.argv[1]))["perfgate"]
 run = pg["run"] if "run" in pg else pg
 assert run["metadata"]["backends"] == ["cpu"], run["metadata"]["backends"]
+assert run["metadata"]["unavailable_backends"] == [sys.argv[2]], run["metadata"]
 results = pg["results"]
 assert results and {r["params"]["backend"] for r in results} == {"cpu"}, results
 assert {r["status"] for r in results} == {"ok"}, [r.get("message") for r in results]
 PY
-# auto with a suite that names only cuda: nothing to run here, refused before writing.
-expect_exit 2 "$PERFGATE" run --suites-file "$SUITES" --suite premerge --backend auto --no-store \
+# --list says it too, on stderr, keeping stdout a plain list of cases.
+expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend auto --filter 'rope' --list
+[ "$(grep -cxF "perfgate: $note" "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "expected the note once with --list"; }
+expect_not_in out 'not run'
+
+# auto with a suite that names only cuda: nothing can run here; refused like naming the backend,
+# in one line, before writing.
+expect_exit "$refused" "$PERFGATE" run --suites-file "$SUITES" --suite premerge --backend auto --no-store \
   --output "$WORK/premerge.json"
+[ "$(cat "$WORK/err")" = "perfgate: suite 'premerge': $missing: the suite's cuda cases are not run (nothing else to run)" ] \
+  || { cat "$WORK/err"; fail "expected one line naming the suite and the missing device"; }
 [ ! -e "$WORK/premerge.json" ] || fail "an empty plan must write no document"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # perfgate-step-proxy --backend cuda where no GPU is visible (CUDA_VISIBLE_DEVICES empty, so it
-# holds on GPU machines too): one clear line from rank 0, exit 4 (not the usage code 2), no
-# document; a shape the GPU path cannot take is refused before MPI starts (exit 2).
+# holds on GPU machines too): one clear line from rank 0, exit 4 (no_device, not the usage code
+# 2), no document; a shape the GPU path cannot take is refused before MPI starts (exit 2).
 source "$(dirname "$0")/../lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 export OMPI_MCA_btl_vader_single_copy_mechanism=none

@@ -101,6 +101,8 @@ TEST_CASE("planning refuses a named backend whose probe fails, and notes it for 
   bool usable = false;
   define(r, usable);
   CHECK_THROWS_AS(plan_suite(suite(), PlanOptions{{"gpu"}, std::nullopt}, r), BackendUnavailable);
+  CHECK_THROWS_AS(plan_suite(suite(), PlanOptions{{"gpu"}, std::nullopt}, r),
+                  perfgate::NoDeviceError);  // exit 4
   CHECK_THROWS_WITH(plan_suite(suite(), PlanOptions{{"cpu", "gpu"}, std::nullopt}, r),
                     "backend gpu: no GPU device on this machine");
   CHECK(available_backends(r) == std::vector<std::string>{"cpu"});
@@ -125,6 +127,8 @@ TEST_CASE("planning refuses a backend that is not built in") {
   define(r, usable);
   CHECK_THROWS_WITH(plan_suite(suite(), PlanOptions{{"tpu"}, std::nullopt}, r),
                     "backend tpu: not built into this perfgate");
+  CHECK_THROWS_AS(plan_suite(suite(), PlanOptions{{"tpu"}, std::nullopt}, r),
+                  perfgate::ToolError);  // the build's doing, not the machine's: exit 2
   CHECK(unavailable_backend_notes({"cpu", "tpu"}, r) ==
         std::vector<std::string>{
             "backend tpu is not built in: the suite's tpu cases are not run (using cpu)"});

@@ -24,4 +24,11 @@ class InsufficientDataError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A backend that was asked for needs hardware this machine does not have (`--backend cuda`
+// without a GPU): nothing was measured (exit code 4, not a usage error, not "not comparable").
+class NoDeviceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace perfgate

@@ -20,15 +20,16 @@ struct PlanOptions {
   std::optional<std::regex> filter;   // matched (search) against the case name
 };
 
-// A backend that was asked for by name cannot run on this machine (`perfgate run --backend
-// cuda` without a GPU). An InsufficientDataError: the run measures nothing and exits 3.
-class BackendUnavailable : public InsufficientDataError {
+// A backend that was asked for by name has no device on this machine (`perfgate run --backend
+// cuda` without a GPU). A NoDeviceError: the run measures nothing and exits 4.
+class BackendUnavailable : public NoDeviceError {
  public:
-  using InsufficientDataError::InsufficientDataError;
+  using NoDeviceError::NoDeviceError;
 };
 
-// Throws InputError naming the suite and the unknown family, axis or implementation, and
-// BackendUnavailable when a backend of options.backends has a probe that fails here.
+// Throws InputError naming the suite and the unknown family, axis or implementation,
+// BackendUnavailable when a backend of options.backends has a probe that fails here, and
+// ToolError (exit 2) when a backend of options.backends is not built into this binary.
 std::vector<CaseRequest> plan_suite(const SuiteConfig& suite, const PlanOptions& options,
                                     const Registry& registry = Registry::instance());
 
