@@ -1,11 +1,15 @@
 // `perfgate compare [BASELINE CANDIDATE]`: verdicts per series between two runs (DESIGN.md §4).
 // Either side is a run selector on the store or a result / Google Benchmark JSON file, so
-// `perfgate compare old.json new.json` works without a store.
+// `perfgate compare old.json new.json` works without a store. A stored candidate's verdicts are
+// saved in the store (unless --no-save or the store is read-only); a pooled baseline policy is
+// cut per series at its last change point.
 #include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "command.hpp"
+#include "compare_baseline.hpp"
+#include "compare_persist.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/report/report.hpp"
@@ -24,6 +28,7 @@ struct CompareOptions {
   std::string output_dir = ".";
   std::string output_file;
   int on_not_comparable = exit_code::not_comparable;
+  bool no_save = false;
   ComparisonOptions compare;
 };
 
@@ -43,6 +48,19 @@ void write_single_report(const std::string& path, const std::vector<report::Form
   if (ec) throw ToolError(path + ": cannot write (" + ec.message() + ")");
 }
 
+// The read-only connections close before verdicts are saved, so the writer is the last one
+// and checkpoints its write-ahead log away.
+report::ReportInput compare_sources(const CompareOptions& o) {
+  RunSources sources(o.db);
+  const Run candidate = sources.load("candidate", o.candidate, false).front();
+  const BaselineSide baseline = load_baseline(sources, o.baseline, candidate);
+  report::ReportInput input;
+  input.title = "perfgate compare: " + o.baseline + " → " + o.candidate;
+  input.comparison = compare_with_store(sources.store(), baseline.runs, candidate, o.compare);
+  record_pools(input.comparison, baseline.pools);
+  return input;
+}
+
 int run_compare(CompareOptions o) {
   if (!o.positional.empty()) {
     if (o.positional.size() != 2 || !o.baseline.empty() || !o.candidate.empty())
@@ -54,23 +72,16 @@ int run_compare(CompareOptions o) {
   if (o.baseline.empty()) o.baseline = "latest~1";
   const auto formats = report::formats_from_list(o.formats);
 
-  RunSources sources(o.db);
-  const Run candidate = sources.load("candidate", o.candidate, false).front();
-  std::vector<Run> baseline;
-  for (Run& run : sources.load("baseline", o.baseline, true))
-    if (run.uuid != candidate.uuid) baseline.push_back(std::move(run));
-  if (baseline.empty())
-    throw InsufficientDataError("compare: baseline '" + o.baseline + "' names no run other than the candidate");
-
-  report::ReportInput input;
-  input.title = "perfgate compare: " + o.baseline + " → " + o.candidate;
-  input.comparison = compare_with_store(sources.store(), baseline, candidate, o.compare);
+  const report::ReportInput input = compare_sources(o);
   if (!o.output_file.empty()) {
     write_single_report(o.output_file, formats, input);
     report::write_terminal(std::cout, input, report::terminal_options_for(false));
   } else {
     emit_reports(input, formats, o.output_dir);
   }
+  if (!o.no_save && !names_a_file(o.candidate))
+    if (const std::string why = save_verdicts_if_writable(o.db, input.comparison); !why.empty())
+      std::cerr << "perfgate compare: " << why << "\n";
   return gate_exit_code(input.comparison, o.on_not_comparable);
 }
 
@@ -90,6 +101,8 @@ void add_compare_command(CLI::App& app, Action& action) {
   cmd->add_option("--format", opts->formats, "Comma-separated: terminal, markdown, junit, json, html");
   cmd->add_option("--output-dir", opts->output_dir, "Folder for report files (default .)");
   cmd->add_option("-o,--output", opts->output_file, "Write the one --format given to this file");
+  cmd->add_flag("--no-save", opts->no_save,
+               "Do not keep the verdicts in the store (they are kept when the candidate is a stored run)");
   cmd->add_option("--on-not-comparable", opts->on_not_comparable,
                   "Exit code when not comparable / insufficient data: 0, 1 or 3 (default 3)")
       ->check(CLI::IsMember({0, 1, 3}));

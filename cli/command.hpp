@@ -27,6 +27,7 @@ void add_sweep_command(CLI::App& app, Action& action);
 void add_gate_command(CLI::App& app, Action& action);
 void add_detect_command(CLI::App& app, Action& action);
 void add_doctor_command(CLI::App& app, Action& action);
+void add_verdicts_command(CLI::App& app, Action& action);
 
 // For commands that are not built yet: says so and exits 2.
 void add_unbuilt_command(CLI::App& app, Action& action, const std::string& name,

@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
   cli::add_gate_command(app, action);
   cli::add_detect_command(app, action);
   cli::add_doctor_command(app, action);
+  cli::add_verdicts_command(app, action);
   // CLI11 would only say "a subcommand is required"; name the word it did not know.
   if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* c) {
         return c->get_name() == argv[1];

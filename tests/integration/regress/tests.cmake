@@ -3,3 +3,4 @@ perfgate_integration_test(regress_compare_store regress/compare_store.sh TIMEOUT
 perfgate_integration_test(regress_detect_store regress/detect_store.sh TIMEOUT 120)
 add_test(NAME regress_eval_quick COMMAND perfgate_eval --quick --check)
 set_tests_properties(regress_eval_quick PROPERTIES LABELS "integration;slow" TIMEOUT 600)
+perfgate_integration_test(regress_pooled_cut regress/pooled_cut.sh TIMEOUT 120)
