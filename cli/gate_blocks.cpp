@@ -6,6 +6,7 @@
 
 #include "perfgate/core/document.hpp"
 #include "perfgate/core/error.hpp"
+#include "perfgate/core/exit_codes.hpp"
 #include "perfgate/core/process.hpp"
 
 namespace perfgate::cli {
@@ -47,6 +48,8 @@ Run run_block(const BuildUnderTest& build, const SuiteInvocation& how, const std
   // Exit 1 from `run` can mean "some case failed": the document says which; use it if written.
   if (!std::filesystem::exists(output)) {
     std::string err = r.err.size() > 2000 ? r.err.substr(r.err.size() - 2000) : r.err;
+    if (!r.timed_out && r.signal == 0 && r.exit_code == exit_code::no_device)  // the GPU is gone: say so, not "tool error"
+      throw NoDeviceError(fmt::format("gate: {} ({}): {}", what, build.perfgate.string(), err));
     throw ToolError(fmt::format("gate: {} ({}) {} and wrote no result document {}: {}", what,
                                 build.perfgate.string(), r.describe(), output.string(), err));
   }

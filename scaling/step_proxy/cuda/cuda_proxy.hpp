@@ -12,9 +12,9 @@ namespace perfgate::step_proxy {
 
 // Some rank has no usable CUDA device; every rank throws it together (no rank is left waiting).
 // perfgate-step-proxy exits with exit_code::no_device for it.
-class NoCudaDevice : public ToolError {
+class NoCudaDevice : public NoDeviceError {
  public:
-  using ToolError::ToolError;
+  using NoDeviceError::NoDeviceError;
 };
 
 struct CudaProxyConfig {
