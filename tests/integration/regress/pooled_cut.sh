@@ -16,8 +16,7 @@ expect_exit 0 "$PERFGATE" baseline set pool8 --pooled-last 8 --branch main
 expect_exit 0 "$PERFGATE" history 'BM_Step@time' --format json
 cp "$WORK/out" history.json
 
-# Without the cut the old level (runs 5..7) would drag the pooled baseline 9 % down and the
-# candidate would read as a regression; with it both series are SAME.
+# With the cut both series pool one level only, and the candidate is SAME for both.
 expect_exit 0 "$PERFGATE" compare baseline:pool8 latest --format json -o report.json
 python3 - history.json report.json <<'PY'
 import json, sys
