@@ -20,7 +20,8 @@ struct SeriesHistory {
 };
 
 SeriesHistory usable_history(baselines::Store& store, const std::string& series_id,
-                             const baselines::HistoryFilter& filter, const std::set<std::string>& window) {
+                             const baselines::HistoryFilter& filter,
+                             const std::set<std::string>& window) {
   SeriesHistory h;
   for (const auto& p : store.history(series_id, filter)) {
     if (!window.count(p.run_uuid) || p.status != ResultStatus::ok) continue;
@@ -42,13 +43,15 @@ std::optional<regress::ChangePoint> last_confirmed(const regress::ChangeReport& 
 
 }  // namespace
 
-BaselinePools pool_since_change_point(baselines::Store& store, const baselines::BaselinePolicy& policy,
-                                      const std::vector<Run>& baseline, const std::string& candidate_uuid) {
+BaselinePools pool_since_change_point(baselines::Store& store,
+                                      const baselines::BaselinePolicy& policy,
+                                      const std::vector<Run>& baseline,
+                                      const std::string& candidate_uuid) {
   BaselinePools pools;
   if (baseline.empty()) return pools;
   const std::string digest = baseline.front().fingerprint.digest();
-  const std::vector<std::string> window_runs =
-      store.eligible_nightlies(policy.name, digest, kHistoryFactor * std::max<std::size_t>(policy.k, 1));
+  const std::vector<std::string> window_runs = store.eligible_nightlies(
+      policy.name, digest, kHistoryFactor * std::max<std::size_t>(policy.k, 1));
   std::set<std::string> window(window_runs.begin(), window_runs.end());
   window.erase(candidate_uuid);
   std::map<std::string, std::size_t> age;  // 0 = newest
@@ -98,7 +101,8 @@ void apply_pools(std::vector<Run>& baseline, const BaselinePools& pools) {
                                        const auto it = pools.find(r.key.id());
                                        if (it == pools.end()) return false;
                                        const auto& runs = it->second.runs;
-                                       return std::find(runs.begin(), runs.end(), run.uuid) == runs.end();
+                                       return std::find(runs.begin(), runs.end(), run.uuid) ==
+                                              runs.end();
                                      }),
                       run.results.end());
 }
@@ -108,7 +112,8 @@ void record_pools(regress::Comparison& comparison, const BaselinePools& pools) {
     const auto it = pools.find(v.series_id);
     if (it == pools.end()) continue;
     const SeriesPool& pool = it->second;
-    nlohmann::json j = {{"runs", pool.runs}, {"history_runs", pool.history_runs}, {"cut", pool.cut}};
+    nlohmann::json j = {
+        {"runs", pool.runs}, {"history_runs", pool.history_runs}, {"cut", pool.cut}};
     if (!pool.change_point_run.empty()) {
       j["change_point_run"] = pool.change_point_run;
       j["change_point_commit"] = pool.change_point_commit;

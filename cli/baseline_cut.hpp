@@ -26,8 +26,10 @@ using BaselinePools = std::map<std::string, SeriesPool>;  // by series id
 // Per series of `baseline` (the policy's K runs): change points over the per-run medians of up
 // to 4K eligible nightlies (the candidate left out) with the newest baseline run's fingerprint;
 // the pool keeps the runs from the last confirmed change point on, at least one.
-BaselinePools pool_since_change_point(baselines::Store& store, const baselines::BaselinePolicy& policy,
-                                      const std::vector<Run>& baseline, const std::string& candidate_uuid);
+BaselinePools pool_since_change_point(baselines::Store& store,
+                                      const baselines::BaselinePolicy& policy,
+                                      const std::vector<Run>& baseline,
+                                      const std::string& candidate_uuid);
 
 // Removes each series' results from the baseline runs outside its pool.
 void apply_pools(std::vector<Run>& baseline, const BaselinePools& pools);

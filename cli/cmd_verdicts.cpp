@@ -53,17 +53,18 @@ std::string short_runs(const std::vector<std::string>& uuids) {
 
 void print_text(const std::string& run, const std::vector<VerdictRecord>& verdicts) {
   std::cout << fmt::format("run {}: {} saved verdict(s)\n", run, verdicts.size());
-  std::cout << fmt::format("  {:<14} {:<40} {:>8} {:>19} {:>9} {:>9} {:>6} {:>9}  {:<20} {}\n", "verdict",
-                           "series", "ratio", "interval", "p", "p_adj", "tol", "n b/c", "baseline", "reason");
+  std::cout << fmt::format("  {:<14} {:<40} {:>8} {:>19} {:>9} {:>9} {:>6} {:>9}  {:<20} {}\n",
+                           "verdict", "series", "ratio", "interval", "p", "p_adj", "tol", "n b/c",
+                           "baseline", "reason");
   for (const VerdictRecord& v : verdicts) {
     const std::string interval = v.ratio_low && v.ratio_high
                                      ? fmt::format("[{:.4f}, {:.4f}]", *v.ratio_low, *v.ratio_high)
                                      : "-";
-    std::cout << fmt::format("  {:<14} {:<40} {:>8} {:>19} {:>9} {:>9} {:>6.3f} {:>9}  {:<20} {}\n",
-                             to_string(v.kind), v.series_id, optional_text(v.ratio, "{:.4f}"), interval,
-                             optional_text(v.p_value, "{:.3g}"), optional_text(v.p_adjusted, "{:.3g}"),
-                             v.tolerance, fmt::format("{}/{}", v.n_baseline, v.n_candidate),
-                             short_runs(v.baseline_runs), v.reason);
+    std::cout << fmt::format(
+        "  {:<14} {:<40} {:>8} {:>19} {:>9} {:>9} {:>6.3f} {:>9}  {:<20} {}\n", to_string(v.kind),
+        v.series_id, optional_text(v.ratio, "{:.4f}"), interval, optional_text(v.p_value, "{:.3g}"),
+        optional_text(v.p_adjusted, "{:.3g}"), v.tolerance,
+        fmt::format("{}/{}", v.n_baseline, v.n_candidate), short_runs(v.baseline_runs), v.reason);
   }
 }
 
@@ -87,8 +88,10 @@ int run_verdicts(const VerdictsOptions& o) {
 
 void add_verdicts_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<VerdictsOptions>();
-  auto* cmd = app.add_subcommand("verdicts", "Show the verdicts saved for a run by `perfgate compare`");
-  cmd->add_option("run", o->run, "run selector (uuid or prefix, latest, latest~N, branch:NAME)")->required();
+  auto* cmd =
+      app.add_subcommand("verdicts", "Show the verdicts saved for a run by `perfgate compare`");
+  cmd->add_option("run", o->run, "run selector (uuid or prefix, latest, latest~N, branch:NAME)")
+      ->required();
   add_db_option(*cmd, o->db);
   cmd->add_option("--format", o->format, "text|json")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([o, &action] { action = [o] { return run_verdicts(*o); }; });

@@ -13,7 +13,8 @@ bool names_a_file(const std::string& source) {
   return std::filesystem::is_regular_file(source, ec);
 }
 
-std::string save_verdicts_if_writable(const std::string& db_path, const regress::Comparison& comparison) {
+std::string save_verdicts_if_writable(const std::string& db_path,
+                                      const regress::Comparison& comparison) {
   // SQLite in WAL mode writes next to the file too, so both must be writable; checked before
   // opening so a read-only store is never touched (no -wal or -shm left behind).
   const std::filesystem::path path(db_path);

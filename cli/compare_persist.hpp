@@ -13,6 +13,7 @@ bool names_a_file(const std::string& source);
 // Saves the comparison's verdicts in one transaction, replacing an earlier save of the same
 // comparison. A store this process may not write is left alone: returns why nothing was saved
 // (empty when saved). Other failures throw.
-std::string save_verdicts_if_writable(const std::string& db_path, const regress::Comparison& comparison);
+std::string save_verdicts_if_writable(const std::string& db_path,
+                                      const regress::Comparison& comparison);
 
 }  // namespace perfgate::cli

@@ -10,15 +10,17 @@ namespace perfgate::baselines {
 
 namespace {
 using RunSet = std::set<std::string>;
-RunSet run_set(const std::vector<std::string>& uuids) { return {uuids.begin(), uuids.end()}; }
+RunSet run_set(const std::vector<std::string>& uuids) {
+  return {uuids.begin(), uuids.end()};
+}
 RunSet stored_run_set(const std::string& json_text) {
   return run_set(nlohmann::json::parse(json_text).get<std::vector<std::string>>());
 }
 }  // namespace
 
 bool SqliteStore::has_regression_verdict(const std::string& uuid) {
-  auto q = db_.query(
-      "SELECT 1 FROM verdicts WHERE candidate_run = ?1 AND kind = 'REGRESSION' LIMIT 1");
+  auto q =
+      db_.query("SELECT 1 FROM verdicts WHERE candidate_run = ?1 AND kind = 'REGRESSION' LIMIT 1");
   q->bind(1, uuid);
   return q->step();
 }

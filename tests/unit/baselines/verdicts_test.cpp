@@ -10,11 +10,13 @@ using namespace perfgate::baselines;
 using namespace perfgate::baselines::testing;
 
 namespace {
-VerdictRecord verdict(const std::string& series, VerdictKind kind, std::vector<std::string> baseline) {
+VerdictRecord verdict(const std::string& series, VerdictKind kind,
+                      std::vector<std::string> baseline) {
   VerdictRecord v;
   v.series_id = series;
   v.kind = kind;
-  v.reason = kind == VerdictKind::regression ? "interval_above_tolerance" : "interval_inside_tolerance";
+  v.reason =
+      kind == VerdictKind::regression ? "interval_above_tolerance" : "interval_inside_tolerance";
   v.ratio = 1.25;
   v.ratio_low = 1.2;
   v.ratio_high = 1.3;
@@ -33,7 +35,8 @@ VerdictRecord verdict(const std::string& series, VerdictKind kind, std::vector<s
 TEST_CASE("a saved verdict comes back with every field of its evidence") {
   TempDir dir;
   auto store = Store::open(dir.file("s.db"), OpenMode::read_write);
-  store->save_verdicts("cand", {verdict("gemm/size:1024@time", VerdictKind::regression, {"b1", "b2"})});
+  store->save_verdicts("cand",
+                       {verdict("gemm/size:1024@time", VerdictKind::regression, {"b1", "b2"})});
   const auto back = store->load_verdicts("cand");
   REQUIRE(back.size() == 1);
   const VerdictRecord& v = back[0];
@@ -57,8 +60,9 @@ TEST_CASE("a saved verdict comes back with every field of its evidence") {
 TEST_CASE("saving a comparison again replaces its verdicts; other baselines' verdicts stay") {
   TempDir dir;
   auto store = Store::open(dir.file("s.db"), OpenMode::read_write);
-  store->save_verdicts("cand", {verdict("gemm/size:1024@time", VerdictKind::regression, {"b1", "b2"}),
-                                verdict("attention/size:1024@time", VerdictKind::same, {"b1", "b2"})});
+  store->save_verdicts("cand",
+                       {verdict("gemm/size:1024@time", VerdictKind::regression, {"b1", "b2"}),
+                        verdict("attention/size:1024@time", VerdictKind::same, {"b1", "b2"})});
   store->save_verdicts("cand", {verdict("gemm/size:1024@time", VerdictKind::regression, {"b3"})});
   REQUIRE(store->load_verdicts("cand").size() == 3);
 
