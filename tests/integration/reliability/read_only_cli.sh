@@ -9,7 +9,7 @@ before=$(sha256sum <"$DB")
 id='reliability/case:0/size:1@time'
 tried=0
 for args in "history $id" "history --format json --samples $id" "store info" "store export" \
-            "baseline list" "baseline show nightly" "detect" "report" "compare latest~1 latest" \
+            "baseline list" "baseline show nightly" "detect" "report" "compare --no-save latest~1 latest" \
             "gate --baseline latest~1" "store backup $WORK/copy.db"; do
   # shellcheck disable=SC2086
   "$PERFGATE" $args --db "$DB" >/dev/null 2>&1 || true
