@@ -42,6 +42,17 @@ void check_repeat_counts(const std::string& re, const std::string& text) {
   }
 }
 
+// Rejects backreferences ("\1"): libstdc++ overflows on huge group numbers, and a pattern that
+// names series never needs one.
+void check_backreferences(const std::string& re, const std::string& text) {
+  for (std::size_t i = 0; i + 1 < re.size(); ++i) {
+    if (re[i] != '\\') continue;
+    if (re[i + 1] >= '1' && re[i + 1] <= '9')
+      throw InputError("series pattern '" + text + "': backreferences are not supported");
+    ++i;  // skip the escaped character
+  }
+}
+
 bool is_quantifier(char c) { return c == '*' || c == '+' || c == '?' || c == '{'; }
 
 // Rejects the shapes that make a backtracking matcher (std::regex) exponential: a quantifier
@@ -95,6 +106,7 @@ SeriesPattern::SeriesPattern(const std::string& text) : text_(text) {
   if (!text.starts_with("re:")) return;
   const std::string re = text.substr(3);
   check_repeat_counts(re, text);
+  check_backreferences(re, text);
   check_nested_quantifiers(re, text);
   try {
     regex_.emplace(re);

@@ -2,6 +2,8 @@
 # Isolation: a crashing, a hanging and a miscomputing case are recorded (crashed, timeout,
 # error) and the run goes on: the cases after them are measured and the document is written.
 source "$(dirname "$0")/../lib.sh"
+# AddressSanitizer turns a SIGSEGV into a report and exit 1; these checks need the signal itself.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 SUITES="$TEST_DATA/microbench/suites.toml"
 status_of() {  # status_of DOC FAMILY -> status of that family's result
   python3 -c "import json,sys;d=json.load(open(sys.argv[1]));print([r['status'] for r in d['perfgate']['results'] if r['family']==sys.argv[2]][0])" "$1" "$2"

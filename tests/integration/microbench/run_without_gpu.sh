@@ -7,7 +7,9 @@
 source "$(dirname "$0")/../lib.sh"
 SUITES="$SOURCE_DIR/suites/suites.toml"
 built_in=1
-"$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --list 2>&1 | grep -q 'not built into' && built_in=0
+# (Output captured first: under pipefail the refusal's non-zero exit would hide grep's match.)
+probe=$("$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --list 2>&1 || true)
+grep -q 'not built into' <<<"$probe" && built_in=0
 if [ "$built_in" = 1 ] && command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
   expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --list
   expect_in out '^rope/backend:cuda/.*impl:fused'

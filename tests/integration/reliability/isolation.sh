@@ -2,6 +2,8 @@
 # case's status (crashed / timeout, naming the signal or the limit), the run goes on to the next
 # case, the run is partial, and the result document is written even when `run` itself is killed.
 source "$(dirname "$0")/../lib.sh"
+# AddressSanitizer turns a SIGSEGV into a report and exit 1; these checks need the signal itself.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 SUITES="$TEST_DATA/reliability/suites_isolation.toml"
 run_suite() { "$PERFGATE" run --suites-file "$SUITES" --suite isolation --backend cpu --no-store "$@"; }
 

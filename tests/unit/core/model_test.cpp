@@ -30,6 +30,9 @@ TEST_CASE("series patterns: globs, metric defaulting, regexes") {
   CHECK(SeriesPattern("re:(?:seq:1)+").matches("attention/seq:1@time"));
   CHECK(SeriesPattern("re:gemm/.*?@time").matches("gemm/m:1@time"));
   CHECK(SeriesPattern("re:[+*?]{2}").matches("x/k:+?@t"));
+  // Backreferences: a huge group number overflows inside libstdc++; none is needed.
+  CHECK_THROWS_WITH(SeriesPattern("re:(a)\\999999999999999999"), Catch::Contains("backreferences"));
+  CHECK(SeriesPattern("re:a\\.b\\\\1").matches("x/k:a.b\\1@t"));
 }
 
 TEST_CASE("summaries are robust") {
