@@ -108,7 +108,8 @@ double measure_cuda(const Options& o, int rank, int size, std::vector<double>& m
   const CudaProxyResult r = run_cuda_proxy(config, rank, size);
   for (const StepTimes& t : r.per_repetition)
     for (double v : {t.step_us, t.compute_us, t.comm_us, t.exposed_us}) mine.push_back(v);
-  compute_note = "bf16 cuBLASLt GEMMs and cuDNN SDPA on one CUDA stream (" + r.device + "), NCCL " +
+  compute_note = "bf16 cuBLASLt GEMMs, cuDNN SDPA forward, attention backward " +
+                 r.attention_backward + " on one CUDA stream (" + r.device + "), NCCL " +
                  r.nccl_version +
                  " bucketed all-reduce on a second stream; ceiling: 8192^3 bf16 cuBLASLt GEMM";
   return r.ceiling_flops_per_s;

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -64,6 +65,15 @@ struct Stream {
   Stream& operator=(const Stream&) = delete;
 };
 
+gpu::AttentionBackward attention_backward_from_environment() {
+  const char* value = std::getenv("PERFGATE_PROXY_ATTENTION");
+  const std::string v = value == nullptr ? "" : value;
+  if (v.empty() || v == "auto") return gpu::AttentionBackward::automatic;
+  if (v == "cudnn") return gpu::AttentionBackward::cudnn;
+  if (v == "unfused") return gpu::AttentionBackward::unfused;
+  throw InputError("PERFGATE_PROXY_ATTENTION: '" + v + "' is not auto, cudnn or unfused");
+}
+
 }  // namespace
 
 void validate_cuda_shape(const Shape& s) {
@@ -73,10 +83,12 @@ void validate_cuda_shape(const Shape& s) {
     throw InputError("--heads: the cuda backend needs hidden/heads (" +
                      std::to_string(s.head_dim()) +
                      ") a multiple of 8 and at most 128 (cuDNN SDPA)");
+  attention_backward_from_environment();  // refused here, before MPI, rather than on every rank
 }
 
 CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size) {
   validate_cuda_shape(config.shape);  // same options on every rank: all throw alike, none waits
+  const gpu::AttentionBackward attention = attention_backward_from_environment();
   const collectives::Communicator world;
   const int device = select_device(world);
   CudaProxyResult result;
@@ -99,7 +111,8 @@ CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size
   bootstrap.reset();
   to_abort = &nccl;
   phase = "a training step";
-  gpu::GpuTransformer model(config.shape, compute.s);
+  gpu::GpuTransformer model(config.shape, compute.s, attention);
+  result.attention_backward = model.attention_backward_path();
   gpu::GpuStep step(model, nccl, config.shape, config.step, compute.s);
   auto timed_step = [&] {
     const Armed armed(watchdog);

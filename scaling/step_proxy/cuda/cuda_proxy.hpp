@@ -32,13 +32,17 @@ struct CudaProxyResult {
   double ceiling_flops_per_s = 0;         // this rank's large bf16 GEMM rate
   std::string device;                     // "NVIDIA H200 (sm_90)"
   std::string nccl_version;
+  std::string attention_backward;  // "cuDNN SDPA", or the unfused path and why it was chosen
 };
 
-// Throws InputError naming the option when cuBLASLt's and cuDNN's bf16 paths cannot take the shape.
+// Throws InputError naming the option when cuBLASLt's and cuDNN's bf16 paths cannot take the shape,
+// or naming PERFGATE_PROXY_ATTENTION when its value is not one run_cuda_proxy knows.
 void validate_cuda_shape(const Shape& s);
 
 // Collective over MPI_COMM_WORLD (MPI initialised by the caller). Throws NoCudaDevice, InputError
-// (a shape the GPU path cannot take) or ToolError (CUDA, cuBLASLt, cuDNN or NCCL failures).
+// (a shape the GPU path cannot take, a bad PERFGATE_PROXY_ATTENTION) or ToolError (CUDA,
+// cuBLAS(Lt), cuDNN or NCCL failures). PERFGATE_PROXY_ATTENTION picks the attention backward:
+// unset or "auto" (cuDNN SDPA, unfused where cuDNN refuses it), "cudnn" (no fallback), "unfused".
 CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size);
 
 }  // namespace perfgate::step_proxy

@@ -1,6 +1,9 @@
 #include "gpu_transformer.hpp"
 
 #include <cmath>
+#include <string>
+
+#include "perfgate/cuda/check.hpp"
 
 namespace perfgate::step_proxy::gpu {
 namespace {
@@ -26,18 +29,31 @@ GemmDims weight_grad(long long t, long long out, long long in) {
 
 }  // namespace
 
-GpuTransformer::GpuTransformer(const Shape& s, cudaStream_t stream)
+GpuTransformer::GpuTransformer(const Shape& s, cudaStream_t stream, AttentionBackward attention)
     : shape_(s),
       stream_(stream),
       weights_(static_cast<std::size_t>(s.layers) * s.params_per_layer()),
       grads_(weights_.size()) {
   // Attention: cuDNN's fused SDPA forward (keeping the softmax statistics) and backward, the
-  // families' only GPU attention with a backward pass; no causal mask, like the CPU model.
+  // families' only GPU attention with a backward pass; no causal mask, like the CPU model. The
+  // unfused backward recomputes the softmax instead of reading the statistics.
   const cuda::AttentionShape a{s.batch, s.heads, s.heads, s.seq, s.seq, s.head_dim(), false};
   attention_forward_ = std::make_unique<cuda::CudnnSdpa>(a, cuda::Precision::bf16,
                                                          cuda::CudnnSdpa::Direction::forward);
-  attention_backward_ = std::make_unique<cuda::CudnnSdpa>(a, cuda::Precision::bf16,
-                                                          cuda::CudnnSdpa::Direction::backward);
+  if (attention == AttentionBackward::unfused) {
+    attention_backward_path_ = "unfused (cuBLAS GEMMs + softmax kernels; requested)";
+  } else {
+    try {
+      attention_backward_ = std::make_unique<cuda::CudnnSdpa>(a, cuda::Precision::bf16,
+                                                              cuda::CudnnSdpa::Direction::backward);
+      attention_backward_path_ = "cuDNN SDPA";
+    } catch (const cuda::Unsupported& e) {  // e.g. cuDNN 9.14 refuses the SDPA_BWD descriptor
+      if (attention == AttentionBackward::cudnn) throw;
+      attention_backward_path_ =
+          std::string("unfused (cuBLAS GEMMs + softmax kernels; ") + e.what() + ")";
+    }
+  }
+  if (!attention_backward_) unfused_backward_ = std::make_unique<UnfusedAttentionBackward>(a);
   const std::size_t t = s.tokens(), h = s.hidden;
   // Weights ~ 1/sqrt(fan-in) keep activations in bf16's range through the stack without norms.
   fill_uniform(weights_.get(), weights_.size(), 1.0f / std::sqrt(float(h)), 1, stream_);
@@ -90,8 +106,12 @@ void GpuTransformer::backward_layer(int l, const Bf16Bits* dy, Bf16Bits* dx,
   gemm_.run(data_grad(t, 4 * h, h), d_pre_.get(), w + off.w1, d_y1_.get(), stream_);
   gemm_.run(weight_grad(t, h, h), d_y1_.get(), a.attn.get(), g + off.o, stream_);
   gemm_.run(data_grad(t, h, h), d_y1_.get(), w + off.o, d_attn_.get(), stream_);
-  attention_backward_->backward(a.q.get(), a.k.get(), a.v.get(), a.attn.get(), d_attn_.get(),
-                                a.stats.get(), d_q_.get(), d_k_.get(), d_v_.get(), stream_);
+  if (attention_backward_)
+    attention_backward_->backward(a.q.get(), a.k.get(), a.v.get(), a.attn.get(), d_attn_.get(),
+                                  a.stats.get(), d_q_.get(), d_k_.get(), d_v_.get(), stream_);
+  else
+    unfused_backward_->run(a.q.get(), a.k.get(), a.v.get(), a.attn.get(), d_attn_.get(), d_q_.get(),
+                           d_k_.get(), d_v_.get(), stream_);
   const Bf16Bits* d_qkv[] = {d_q_.get(), d_k_.get(), d_v_.get()};
   const std::size_t w_qkv[] = {off.q, off.k, off.v};
   for (int i = 0; i < 3; ++i) gemm_.run(weight_grad(t, h, h), d_qkv[i], x, g + w_qkv[i], stream_);

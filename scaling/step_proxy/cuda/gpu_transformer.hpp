@@ -1,11 +1,13 @@
 #pragma once
 // The transformer stack of the CPU proxy (attention + GeLU MLP per layer, no norms), on one CUDA
-// stream in bf16: cuBLASLt GEMMs and cuDNN's fused attention, forward and backward.
+// stream in bf16: cuBLASLt GEMMs and cuDNN's fused attention forward; attention backward through
+// cuDNN's fused SDPA or, where that cuDNN refuses it, the unfused cuBLAS path.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "../transformer.hpp"
@@ -13,12 +15,18 @@
 #include "lt_matmul.hpp"
 #include "perfgate/cuda/attention.hpp"
 #include "perfgate/cuda/device_buffer.hpp"
+#include "unfused_attention_backward.hpp"
 
 namespace perfgate::step_proxy::gpu {
 
+// automatic: cuDNN SDPA backward, the unfused path when cuDNN reports it unsupported.
+enum class AttentionBackward { automatic, cudnn, unfused };
+
 class GpuTransformer {
  public:
-  GpuTransformer(const Shape& s, cudaStream_t stream);
+  GpuTransformer(const Shape& s, cudaStream_t stream, AttentionBackward attention);
+  // Which attention backward runs, and why when it is not cuDNN's.
+  const std::string& attention_backward_path() const { return attention_backward_path_; }
   void forward();
   // Enqueues the backward pass from the last layer to the first; `layer_done(l)` runs right after
   // layer l's weight-gradient kernels are enqueued (before its input gradient), so their
@@ -45,6 +53,9 @@ class GpuTransformer {
   cudaStream_t stream_;
   GemmPlans gemm_;
   std::unique_ptr<cuda::CudnnSdpa> attention_forward_, attention_backward_;
+  // Exactly one of attention_backward_ and unfused_backward_ is set.
+  std::unique_ptr<UnfusedAttentionBackward> unfused_backward_;
+  std::string attention_backward_path_;
   Buffer weights_, grads_;
   std::vector<Buffer> x_;  // x_[l]: layer l's input; x_[layers]: the output
   std::vector<Acts> acts_;

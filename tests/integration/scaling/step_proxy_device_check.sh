@@ -2,8 +2,10 @@
 # GPU smoke check of perfgate-step-proxy --backend cuda on a one-GPU machine (not a ctest test:
 # needs a GPU). usage: step_proxy_device_check.sh PERFGATE_STEP_PROXY OUT_DIR
 # One GPU allows one rank: this checks that steps run (cuBLASLt plans, cuDNN SDPA forward and
-# backward, NCCL bootstrap and all-reduce), the document's decomposition, the straggler delay
-# and the watchdog's exit code; not multi-GPU overlap.
+# backward or its unfused fallback, and the unfused backward forced by
+# PERFGATE_PROXY_ATTENTION=unfused; NCCL bootstrap and all-reduce), the document's decomposition
+# (whose "compute" names the attention backward used), the straggler delay and the watchdog's
+# exit code; not multi-GPU overlap.
 B=$1
 OUT=$2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
@@ -14,6 +16,11 @@ echo "tiny: rc=$?"
 LARGE=(--layers 4 --hidden 4096 --heads 32 --seq 2048 --batch 2 --bucket-bytes 26214400 --iters 5)
 run "${LARGE[@]}" --output "$OUT/large.json" >"$OUT/large.txt" 2>&1
 echo "large: rc=$?"
+for shape in tiny large; do
+  if [ "$shape" = tiny ]; then args=(--layers 2 --hidden 64 --heads 4 --seq 32 --batch 2); else args=("${LARGE[@]}"); fi
+  PERFGATE_PROXY_ATTENTION=unfused run "${args[@]}" --output "$OUT/${shape}_unfused.json" >"$OUT/${shape}_unfused.txt" 2>&1
+  echo "${shape}_unfused: rc=$?"
+done
 run "${LARGE[@]}" --delay-rank 0 --delay-us 5000 --output "$OUT/delay.json" >"$OUT/delay.txt" 2>&1
 echo "delay: rc=$?"
 start=$(date +%s)
@@ -37,6 +44,8 @@ def parts(name):
           % (100 * gap, 0 <= d["overlap_fraction"] <= 1, 0 < d["mfu"] <= 1))
     return d
 parts("tiny.json")
+parts("tiny_unfused.json")
+parts("large_unfused.json")
 large, delay = parts("large.json"), parts("delay.json")
 if large and delay:
     print("delay adds %.0f us of compute (5000 expected)" % (delay["compute_time"] - large["compute_time"]))
