@@ -10,6 +10,7 @@
 #include "perfgate/baselines/store.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
+#include "perfgate/report/verdict_json.hpp"
 
 namespace perfgate::cli {
 
@@ -18,27 +19,6 @@ namespace {
 struct VerdictsOptions {
   std::string run, db, format = "text";
 };
-
-nlohmann::json number_or_null(const std::optional<double>& x) {
-  return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
-}
-
-nlohmann::json verdict_json(const VerdictRecord& v) {
-  return {{"series_id", v.series_id},
-          {"verdict", std::string(to_string(v.kind))},
-          {"reason", v.reason},
-          {"ratio", number_or_null(v.ratio)},
-          {"ratio_low", number_or_null(v.ratio_low)},
-          {"ratio_high", number_or_null(v.ratio_high)},
-          {"p_value", number_or_null(v.p_value)},
-          {"p_adjusted", number_or_null(v.p_adjusted)},
-          {"tolerance", v.tolerance},
-          {"n_baseline", v.n_baseline},
-          {"n_candidate", v.n_candidate},
-          {"repetitions_needed", v.repetitions_needed},
-          {"baseline_runs", v.baseline_runs},
-          {"details", v.details}};
-}
 
 std::string optional_text(const std::optional<double>& x, const char* spec) {
   return x ? fmt::format(fmt::runtime(spec), *x) : "-";
@@ -76,7 +56,7 @@ int run_verdicts(const VerdictsOptions& o) {
   const std::vector<VerdictRecord> verdicts = store->load_verdicts(run);
   if (o.format == "json") {
     nlohmann::json all = nlohmann::json::array();
-    for (const VerdictRecord& v : verdicts) all.push_back(verdict_json(v));
+    for (const VerdictRecord& v : verdicts) all.push_back(report::verdict_json(v));
     std::cout << nlohmann::json{{"run", run}, {"verdicts", all}}.dump(2) << "\n";
   } else {
     print_text(run, verdicts);
