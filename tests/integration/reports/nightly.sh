@@ -3,7 +3,13 @@
 # night advances it, a slower night (PERFGATE_TEST_SLOWDOWN) regresses, keeps the baseline and
 # writes an HTML report with history charts and a valid JUnit file.
 source "$(dirname "$0")/../lib.sh"
-NIGHTLY=("$SOURCE_DIR/scripts/nightly" --db "$WORK/store.db" --suite smoke --filter softmax)
+# The clean nights are an A/A comparison of toy cases in separate processes, and the unfused
+# softmax case is bimodal across processes (+63 % seen between two identical runs, intervals a
+# few % wide). A 150 % floor keeps the flow test about the flow; the slow night (5x: +400 %, or
+# +200 % against a baseline caught in the slow mode) stays beyond it.
+sed '/^\[suites.smoke.compare\]/,/^\[/ s/^floor = .*/floor = 1.50/' "$SOURCE_DIR/suites/suites.toml" >"$WORK/suites.toml"
+grep -q '^floor = 1.50' "$WORK/suites.toml" || fail "could not raise the smoke floor"
+NIGHTLY=("$SOURCE_DIR/scripts/nightly" --db "$WORK/store.db" --suite smoke --suites-file "$WORK/suites.toml" --filter softmax)
 printf '#!/bin/sh\nPERFGATE_TEST_SLOWDOWN=softmax:5 exec "%s" "$@"\n' "$PERFGATE" >"$WORK/slow-perfgate"
 chmod +x "$WORK/slow-perfgate"
 baseline_run() { "$PERFGATE" baseline --db "$WORK/store.db" show nightly | grep -oE '[0-9a-f]{8}-[0-9a-f-]{27}' | head -1; }
