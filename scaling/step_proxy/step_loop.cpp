@@ -3,32 +3,25 @@
 #include <algorithm>
 #include <chrono>
 #include <thread>
+#include <utility>
+#include <vector>
+
+#include "bucket_plan.hpp"
 
 namespace perfgate::step_proxy {
 
 namespace {
 
-// Gradients become final layer by layer, last layer first; they are all-reduced in buckets of
-// `bucket_elems` taken from the top of the ready span, the rest waits for the next layer.
+// Launches the all-reduces of the bucket plan as the layers' gradients become final.
 class GradientBuckets {
  public:
-  GradientBuckets(TransformerStack& model, CommThread& comm, long long per_layer, long long bucket_elems)
-      : model_(model), comm_(comm), per_layer_(per_layer), bucket_(std::max(1LL, bucket_elems)) {}
+  GradientBuckets(TransformerStack& model, CommThread& comm, std::vector<Bucket> plan)
+      : model_(model), comm_(comm), plan_(std::move(plan)) {}
 
   void layer_ready(int layer) {
     const double start = ComputeClock::now_us();
-    low_ = model_.grads(layer);
-    ready_ += per_layer_;
-    while (ready_ >= bucket_) {
-      ready_ -= bucket_;
-      comm_.enqueue(low_ + ready_, static_cast<int>(bucket_));
-    }
-    handoff_us += ComputeClock::now_us() - start;
-  }
-  void flush() {
-    const double start = ComputeClock::now_us();
-    if (ready_ > 0) comm_.enqueue(low_, static_cast<int>(ready_));
-    ready_ = 0;
+    for (; next_ < plan_.size() && plan_[next_].after_layer == layer; ++next_)
+      comm_.enqueue(model_.grads(0) + plan_[next_].offset, static_cast<int>(plan_[next_].count));
     handoff_us += ComputeClock::now_us() - start;
   }
   // Time the compute thread spent handing buckets over (waking the communication thread often
@@ -38,22 +31,26 @@ class GradientBuckets {
  private:
   TransformerStack& model_;
   CommThread& comm_;
-  long long per_layer_, bucket_;
-  float* low_ = nullptr;
-  long long ready_ = 0;
+  std::vector<Bucket> plan_;
+  std::size_t next_ = 0;
 };
 
 }  // namespace
 
-StepTimes run_step(TransformerStack& model, CommThread& comm, const Shape& shape, const StepConfig& config) {
+StepTimes run_step(TransformerStack& model, CommThread& comm, const Shape& shape,
+                   const StepConfig& config) {
   ComputeClock clock;
   const double start = ComputeClock::now_us();
   model.forward(clock);
   if (config.delay_us > 0)
-    clock.timed([&] { std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(config.delay_us)); });
-  GradientBuckets buckets(model, comm, shape.params_per_layer(), config.bucket_bytes / static_cast<long long>(sizeof(float)));
+    clock.timed([&] {
+      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(config.delay_us));
+    });
+  GradientBuckets buckets(
+      model, comm,
+      plan_buckets(shape.layers, shape.params_per_layer(),
+                   std::max(1LL, config.bucket_bytes / static_cast<long long>(sizeof(float)))));
   model.backward(clock, [&](int layer) { buckets.layer_ready(layer); });
-  buckets.flush();
   StepTimes t;
   t.exposed_us = comm.drain() + buckets.handoff_us;
   t.step_us = ComputeClock::now_us() - start;

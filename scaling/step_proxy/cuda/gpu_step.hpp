@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "../step_loop.hpp"
-#include "bucket_plan.hpp"
+#include "../bucket_plan.hpp"
 #include "gpu_transformer.hpp"
 #include "nccl_comm.hpp"
 

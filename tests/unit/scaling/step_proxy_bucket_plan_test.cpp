@@ -5,8 +5,8 @@
 #include "bucket_plan.hpp"
 #include "perfgate/core/error.hpp"
 
-using perfgate::step_proxy::gpu::Bucket;
-using perfgate::step_proxy::gpu::plan_buckets;
+using perfgate::step_proxy::Bucket;
+using perfgate::step_proxy::plan_buckets;
 
 namespace {
 

@@ -1,8 +1,8 @@
 perfgate_unit_test(scaling_tests
   SOURCES unit/scaling/plan_test.cpp unit/scaling/slurm_text_test.cpp unit/scaling/aggregate_test.cpp
   LIBS perfgate_scaling)
-# The step proxy's GPU bucket plan is host-only code: tested in every build, GPU or not.
+# The step proxy's bucket plan (both backends) is host-only code: tested in every build.
 perfgate_unit_test(step_proxy_bucket_plan_tests
-  SOURCES unit/scaling/step_proxy_bucket_plan_test.cpp ${PROJECT_SOURCE_DIR}/scaling/step_proxy/cuda/bucket_plan.cpp
+  SOURCES unit/scaling/step_proxy_bucket_plan_test.cpp ${PROJECT_SOURCE_DIR}/scaling/step_proxy/bucket_plan.cpp
   LIBS perfgate_core)
-target_include_directories(step_proxy_bucket_plan_tests PRIVATE ${PROJECT_SOURCE_DIR}/scaling/step_proxy/cuda)
+target_include_directories(step_proxy_bucket_plan_tests PRIVATE ${PROJECT_SOURCE_DIR}/scaling/step_proxy)

@@ -2,7 +2,7 @@
 
 #include "perfgate/core/error.hpp"
 
-namespace perfgate::step_proxy::gpu {
+namespace perfgate::step_proxy {
 
 std::vector<Bucket> plan_buckets(int layers, long long per_layer, long long bucket) {
   if (layers <= 0 || per_layer <= 0 || bucket <= 0)
@@ -22,4 +22,4 @@ std::vector<Bucket> plan_buckets(int layers, long long per_layer, long long buck
   return plan;
 }
 
-}  // namespace perfgate::step_proxy::gpu
+}  // namespace perfgate::step_proxy
