@@ -14,22 +14,6 @@ BaselinePolicy policy(const std::string& name, BaselinePolicy::Kind kind) {
   p.kind = kind;
   return p;
 }
-VerdictRecord regression(const std::string& series) {
-  VerdictRecord v;
-  v.series_id = series;
-  v.kind = VerdictKind::regression;
-  v.reason = "interval_above_tolerance";
-  v.ratio = 1.2;
-  v.ratio_low = 1.1;
-  v.ratio_high = 1.3;
-  v.p_value = 0.001;
-  v.tolerance = 0.02;
-  v.n_baseline = 10;
-  v.n_candidate = 10;
-  v.baseline_runs = {"b1"};
-  v.details = {{"note", "x"}};
-  return v;
-}
 }  // namespace
 
 TEST_CASE("latest-nightly policy skips partial runs and runs with a REGRESSION verdict") {
@@ -43,7 +27,7 @@ TEST_CASE("latest-nightly policy skips partial runs and runs with a REGRESSION v
   store->ingest(make_run("n4", day(4)));
   store->ingest(make_run("pm5", day(5), 100, "main", Trigger::premerge));
   store->ingest(make_run("f6", day(6), 100, "feature"));
-  store->save_verdicts("n4", {regression("gemm/size:1024@time")});
+  store->save_verdicts("n4", {make_verdict("gemm/size:1024@time", VerdictKind::regression)});
 
   auto p = policy("main-nightly", BaselinePolicy::Kind::latest_nightly);
   p.branch = "main";
@@ -122,12 +106,13 @@ TEST_CASE("verdicts are persisted with their evidence") {
   same.series_id = "attention/size:1024@time";
   same.kind = VerdictKind::same;
   same.reason = "interval_inside_tolerance";
-  store->save_verdicts("cand", {regression("gemm/size:1024@time"), same});
+  store->save_verdicts("cand",
+                       {make_verdict("gemm/size:1024@time", VerdictKind::regression), same});
   const auto back = store->load_verdicts("cand");
   REQUIRE(back.size() == 2);
   CHECK(back[0].kind == VerdictKind::regression);
   CHECK(back[0].ratio_high == Approx(1.3));
   CHECK(back[0].baseline_runs == std::vector<std::string>{"b1"});
-  CHECK(back[0].details["note"] == "x");
+  CHECK(back[0].details["baseline_cut"]["pooled_runs"][0] == "b2");
   CHECK_FALSE(back[1].ratio);
 }

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -59,6 +60,29 @@ inline Run make_run(const std::string& uuid, const std::string& started_at, doub
 }
 
 // "2026-01-05T02:00:00Z" for day 5.
+// A verdict with every evidence field set (a regression or, for any other kind, one inside
+// its tolerance).
+inline VerdictRecord make_verdict(const std::string& series, VerdictKind kind,
+                                  std::vector<std::string> baseline_runs = {"b1"}) {
+  VerdictRecord v;
+  v.series_id = series;
+  v.kind = kind;
+  v.reason =
+      kind == VerdictKind::regression ? "interval_above_tolerance" : "interval_inside_tolerance";
+  v.ratio = 1.25;
+  v.ratio_low = 1.2;
+  v.ratio_high = 1.3;
+  v.p_value = 0.0002;
+  v.p_adjusted = 0.0004;
+  v.tolerance = 0.03;
+  v.n_baseline = 40;
+  v.n_candidate = 10;
+  v.repetitions_needed = 0;
+  v.baseline_runs = std::move(baseline_runs);
+  v.details = {{"baseline_cut", {{"pooled_runs", {"b2"}}}}};
+  return v;
+}
+
 inline std::string day(int d) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "2026-01-%02dT02:00:00Z", d);

@@ -9,34 +9,11 @@ using namespace perfgate;
 using namespace perfgate::baselines;
 using namespace perfgate::baselines::testing;
 
-namespace {
-VerdictRecord verdict(const std::string& series, VerdictKind kind,
-                      std::vector<std::string> baseline) {
-  VerdictRecord v;
-  v.series_id = series;
-  v.kind = kind;
-  v.reason =
-      kind == VerdictKind::regression ? "interval_above_tolerance" : "interval_inside_tolerance";
-  v.ratio = 1.25;
-  v.ratio_low = 1.2;
-  v.ratio_high = 1.3;
-  v.p_value = 0.0002;
-  v.p_adjusted = 0.0004;
-  v.tolerance = 0.03;
-  v.n_baseline = 40;
-  v.n_candidate = 10;
-  v.repetitions_needed = 0;
-  v.baseline_runs = std::move(baseline);
-  v.details = {{"baseline_cut", {{"pooled_runs", {"b2"}}}}};
-  return v;
-}
-}  // namespace
-
 TEST_CASE("a saved verdict comes back with every field of its evidence") {
   TempDir dir;
   auto store = Store::open(dir.file("s.db"), OpenMode::read_write);
-  store->save_verdicts("cand",
-                       {verdict("gemm/size:1024@time", VerdictKind::regression, {"b1", "b2"})});
+  store->save_verdicts(
+      "cand", {make_verdict("gemm/size:1024@time", VerdictKind::regression, {"b1", "b2"})});
   const auto back = store->load_verdicts("cand");
   REQUIRE(back.size() == 1);
   const VerdictRecord& v = back[0];
@@ -61,13 +38,15 @@ TEST_CASE("saving a comparison again replaces its verdicts; other baselines' ver
   TempDir dir;
   auto store = Store::open(dir.file("s.db"), OpenMode::read_write);
   store->save_verdicts("cand",
-                       {verdict("gemm/size:1024@time", VerdictKind::regression, {"b1", "b2"}),
-                        verdict("attention/size:1024@time", VerdictKind::same, {"b1", "b2"})});
-  store->save_verdicts("cand", {verdict("gemm/size:1024@time", VerdictKind::regression, {"b3"})});
+                       {make_verdict("gemm/size:1024@time", VerdictKind::regression, {"b1", "b2"}),
+                        make_verdict("attention/size:1024@time", VerdictKind::same, {"b1", "b2"})});
+  store->save_verdicts("cand",
+                       {make_verdict("gemm/size:1024@time", VerdictKind::regression, {"b3"})});
   REQUIRE(store->load_verdicts("cand").size() == 3);
 
   // Same candidate, same baseline runs in another order: the same comparison, replaced whole.
-  store->save_verdicts("cand", {verdict("gemm/size:1024@time", VerdictKind::same, {"b2", "b1"})});
+  store->save_verdicts("cand",
+                       {make_verdict("gemm/size:1024@time", VerdictKind::same, {"b2", "b1"})});
   const auto back = store->load_verdicts("cand");
   REQUIRE(back.size() == 2);
   CHECK(back[0].baseline_runs == std::vector<std::string>{"b3"});
@@ -80,7 +59,8 @@ TEST_CASE("a read-only store refuses to save verdicts and keeps the ones it has"
   TempDir dir;
   const auto path = dir.file("s.db");
   Store::open(path, OpenMode::read_write)
-      ->save_verdicts("cand", {verdict("gemm/size:1024@time", VerdictKind::regression, {"b1"})});
+      ->save_verdicts("cand",
+                      {make_verdict("gemm/size:1024@time", VerdictKind::regression, {"b1"})});
   auto ro = Store::open(path, OpenMode::read_only);
   CHECK_THROWS_AS(ro->save_verdicts("cand", {}), ToolError);
   CHECK(ro->load_verdicts("cand").size() == 1);
@@ -90,7 +70,8 @@ TEST_CASE("the window of eligible nightlies skips what the policy skips and runs
   TempDir dir;
   auto store = Store::open(dir.file("s.db"), OpenMode::read_write);
   for (int d = 1; d <= 6; ++d) store->ingest(make_run("n" + std::to_string(d), day(d)));
-  store->save_verdicts("n5", {verdict("gemm/size:1024@time", VerdictKind::regression, {"n4"})});
+  store->save_verdicts("n5",
+                       {make_verdict("gemm/size:1024@time", VerdictKind::regression, {"n4"})});
   BaselinePolicy p;
   p.name = "pool2";
   p.kind = BaselinePolicy::Kind::pooled_last_k;
