@@ -6,6 +6,7 @@
 #include "perfgate/microbench/execute.hpp"
 #include "perfgate/microbench/plan.hpp"
 #include "perfgate/microbench/registry.hpp"
+#include "quick_case.hpp"
 
 using namespace perfgate::microbench;
 using perfgate::ResultStatus;
@@ -51,18 +52,7 @@ void define(Registry& r, bool& gpu_usable) {
 }
 
 CaseRequest request(const std::string& backend, const std::string& variant) {
-  CaseRequest c;
-  c.family = "ones";
-  c.backend = backend;
-  c.variant = variant;
-  c.params = {{"n", "8"}};
-  c.policy.warmup_s = 0.001;
-  c.policy.min_sample_s = 1e-5;
-  c.policy.min_samples = 3;
-  c.policy.min_time_s = 1e-4;
-  c.policy.max_samples = 5;
-  c.policy.max_time_s = 0.05;
-  return c;
+  return perfgate::microbench::testing::quick_case("ones", backend, variant, {{"n", "8"}});
 }
 
 perfgate::SuiteConfig suite() {

@@ -11,6 +11,7 @@
 #include "perfgate/microbench/execute.hpp"
 #include "perfgate/microbench/plan.hpp"
 #include "perfgate/microbench/registry.hpp"
+#include "quick_case.hpp"
 
 using namespace perfgate::microbench;
 using perfgate::ResultStatus;
@@ -78,18 +79,7 @@ TEST_CASE("every family has CUDA implementations, attention three of them") {
 namespace {
 
 CaseRequest cuda_case(const std::string& family, const std::string& impl, perfgate::Params params) {
-  CaseRequest c;
-  c.family = family;
-  c.backend = "cuda";
-  c.variant = impl;
-  c.params = std::move(params);
-  c.policy.warmup_s = 0.001;
-  c.policy.min_sample_s = 1e-4;
-  c.policy.min_samples = 3;
-  c.policy.min_time_s = 1e-3;
-  c.policy.max_samples = 5;
-  c.policy.max_time_s = 0.05;
-  return c;
+  return perfgate::microbench::testing::quick_case(family, "cuda", impl, std::move(params));
 }
 
 perfgate::Params attention(const char* causal, const char* varlen) {
