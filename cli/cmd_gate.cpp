@@ -14,6 +14,7 @@
 #include "perfgate/baselines/store.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
+#include "perfgate/regress/block_noise.hpp"
 #include "report_comparison.hpp"
 #include "report_output.hpp"
 
@@ -76,7 +77,7 @@ int run_gate(const GateOptions& o) {
   report::ReportInput input;
   input.title = "perfgate gate (" + how.suite + ")";
   using Sides = std::vector<std::vector<Run>>;
-  const auto noise = between_block_noise(baseline_bin ? Sides{runs.baseline, runs.candidate} : Sides{runs.candidate});
+  const auto noise = regress::between_block_noise(baseline_bin ? Sides{runs.baseline, runs.candidate} : Sides{runs.candidate});
   input.comparison = compare_with_store(store.get(), baseline, candidate, o.compare, noise);
   input.full_report_hint = o.report_url;
   emit_reports(input, formats.empty() ? formats : [&] {

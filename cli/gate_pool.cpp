@@ -1,7 +1,6 @@
 #include "gate_pool.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 
 #include "perfgate/core/error.hpp"
@@ -38,27 +37,6 @@ Run pool_runs(const std::vector<Run>& runs) {
     if (!r.samples.empty()) r.summary = summarize(r.samples);
   pooled.labels["pooled_from"] = sources;
   return pooled;
-}
-
-std::map<std::string, double> between_block_noise(const std::vector<std::vector<Run>>& sides) {
-  std::map<std::string, std::vector<double>> deviations;  // series id → |log block median − side centre|
-  for (const auto& blocks : sides) {
-    std::map<std::string, std::vector<double>> logs;
-    for (const Run& run : blocks)
-      for (const Result& r : run.results)
-        if (r.status == ResultStatus::ok && r.summary.n > 0 && r.summary.median > 0)
-          logs[r.key.id()].push_back(std::log(r.summary.median));
-    for (auto& [id, values] : logs) {
-      if (values.size() < 2) continue;
-      const double centre = summarize(values).median;
-      for (double v : values) deviations[id].push_back(std::fabs(v - centre));
-    }
-  }
-  // Median absolute deviation (scaled to a standard deviation): one wild block, e.g. a load
-  // spike on a shared machine, must not make every tolerance huge.
-  std::map<std::string, double> noise;
-  for (const auto& [id, devs] : deviations) noise[id] = 1.4826 * summarize(devs).median;
-  return noise;
 }
 
 }  // namespace perfgate::cli
