@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "compare_baseline.hpp"
 #include "gate_blocks.hpp"
 #include "gate_pool.hpp"
 #include "perfgate/baselines/store.hpp"
@@ -72,13 +73,18 @@ int run_gate(const GateOptions& o) {
   const Run candidate = pool_runs(runs.candidate);
   if (candidate.results.empty())
     throw InsufficientDataError("gate: the candidate's suite '" + how.suite + "' produced no results");
-  const std::vector<Run> baseline = baseline_bin ? runs.baseline : store_baseline(*store, o.baseline, candidate);
+  // The store's baseline goes through the same policy rules as `compare` (a pooled policy is
+  // cut per series at its last change point).
+  const BaselineSide baseline =
+      baseline_bin ? BaselineSide{runs.baseline, {}}
+                   : baseline_side(store.get(), o.baseline, store_baseline(*store, o.baseline, candidate), candidate, "gate");
 
   report::ReportInput input;
   input.title = "perfgate gate (" + how.suite + ")";
   using Sides = std::vector<std::vector<Run>>;
   const auto noise = regress::between_block_noise(baseline_bin ? Sides{runs.baseline, runs.candidate} : Sides{runs.candidate});
-  input.comparison = compare_with_store(store.get(), baseline, candidate, o.compare, noise);
+  input.comparison = compare_with_store(store.get(), baseline.runs, candidate, o.compare, noise);
+  record_pools(input.comparison, baseline.pools);
   input.full_report_hint = o.report_url;
   emit_reports(input, formats.empty() ? formats : [&] {
     auto with_terminal = formats;

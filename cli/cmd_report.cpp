@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "compare_baseline.hpp"
 #include "perfgate/baselines/store.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
@@ -38,17 +39,17 @@ int run_report(const ReportOptions& o) {
   const auto formats = report::formats_from_list(o.formats);
   auto store = baselines::Store::open(o.db, baselines::OpenMode::read_only);
   const Run candidate = store->load_run(only_run(*store, o.candidate));
-  std::vector<Run> baseline;
-  for (const auto& uuid : store->resolve(o.baseline))
-    if (uuid != candidate.uuid) baseline.push_back(store->load_run(uuid));
-  if (baseline.empty())
-    throw InsufficientDataError("report: baseline '" + o.baseline + "' names no run other than the candidate");
+  std::vector<Run> named;
+  for (const auto& uuid : store->resolve(o.baseline)) named.push_back(store->load_run(uuid));
+  const BaselineSide side = baseline_side(store.get(), o.baseline, std::move(named), candidate, "report");
+  const std::vector<Run>& baseline = side.runs;
 
   report::ReportInput input;
   input.title = o.title.empty() ? fmt::format("perfgate report: {} ({})", candidate.suite,
                                               candidate.code.commit.empty() ? candidate.uuid : candidate.code.commit)
                                 : o.title;
   input.comparison = compare_with_store(store.get(), baseline, candidate, o.compare);
+  record_pools(input.comparison, side.pools);
   input.full_report_hint = o.report_url;
   input.histories = histories(*store, input.comparison, candidate, o.max_charts, o.history_runs);
   input.scaling = scaling_curves(candidate, baseline);

@@ -34,10 +34,11 @@ std::vector<Run> policy_runs_without(baselines::Store& store,
 
 }  // namespace
 
-BaselineSide load_baseline(RunSources& sources, const std::string& selector, const Run& candidate) {
+BaselineSide baseline_side(baselines::Store* store, const std::string& selector,
+                           std::vector<Run> runs, const Run& candidate,
+                           const std::string& command) {
   BaselineSide side;
-  side.runs = sources.load("baseline", selector, true);
-  baselines::Store* store = sources.store();  // open whenever a selector was read
+  side.runs = std::move(runs);
   const auto policy = store ? named_policy(*store, selector) : std::nullopt;
   if (policy && policy->kind != baselines::BaselinePolicy::Kind::pinned_run &&
       holds(side.runs, candidate.uuid))
@@ -46,13 +47,19 @@ BaselineSide load_baseline(RunSources& sources, const std::string& selector, con
                                  [&](const Run& r) { return r.uuid == candidate.uuid; }),
                   side.runs.end());
   if (side.runs.empty())
-    throw InsufficientDataError("compare: baseline '" + selector +
+    throw InsufficientDataError(command + ": baseline '" + selector +
                                 "' names no run other than the candidate");
   if (policy && policy->kind == baselines::BaselinePolicy::Kind::pooled_last_k) {
     side.pools = pool_since_change_point(*store, *policy, side.runs, candidate.uuid);
     apply_pools(side.runs, side.pools);
   }
   return side;
+}
+
+BaselineSide load_baseline(RunSources& sources, const std::string& selector, const Run& candidate) {
+  auto runs = sources.load("baseline", selector, true);
+  // The store is open whenever a selector (not a file) was read.
+  return baseline_side(sources.store(), selector, std::move(runs), candidate, "compare");
 }
 
 }  // namespace perfgate::cli

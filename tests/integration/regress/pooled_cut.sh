@@ -37,6 +37,14 @@ assert sorted(step["baseline_runs"]) == sorted(nightly[4:12]), step["baseline_ru
 print("pooled_cut: BM_Step pooled", len(pool["runs"]), "runs from", pool["change_point_commit"],
       "; BM_Flat pooled", len(flat_pool["runs"]))
 PY
+# `report` takes its baseline through the same policy: the same pool, the same verdict.
+expect_exit 0 "$PERFGATE" report --baseline baseline:pool8 --candidate latest --format json --output-dir rep
+python3 - rep/report.json <<'PY'
+import json, sys
+step = {v["series_id"]: v for v in json.load(open(sys.argv[1]))["verdicts"]}["BM_Step@time"]
+assert step["details"]["baseline_pool"]["cut"] and step["n_baseline"] == 50, step
+assert step["verdict"] == "SAME", step
+PY
 # Other selectors are never cut.
 expect_exit 0 "$PERFGATE" compare latest~1 latest --format json -o plain.json --no-save
 python3 -c "import json,sys; assert all('baseline_pool' not in v['details'] for v in json.load(open('plain.json'))['verdicts'])"
