@@ -62,6 +62,8 @@ BaselinePools pool_since_change_point(baselines::Store& store,
   filter.branch = policy.branch;
   filter.suite = policy.suite;
   filter.complete_runs_only = true;  // the window's own runs are picked in usable_history
+  // Read each series' history no further back than the window's oldest run (newest first).
+  if (!window_runs.empty()) filter.since = store.load_run(window_runs.back()).started_at;
 
   for (const Run& run : baseline)
     for (const Result& r : run.results) {
