@@ -12,6 +12,13 @@ integrity_ok() {
 # runs_whole DB SERIES SAMPLES: prints the number of runs; fails naming any partial run.
 runs_whole() {
   local db=$1 series=$2 samples=$3 partial
+  # A kill before the schema's first commit leaves an SQLite file with no tables at all (the
+  # schema is created in one transaction); perfgate opens that as a new store. Anything else
+  # must have the whole schema, and the queries below need it.
+  if [ "$(sqlite3 "$db" 'SELECT count(*) FROM sqlite_master')" -eq 0 ]; then
+    echo 0
+    return
+  fi
   partial=$(sqlite3 "$db" "
     SELECT r.uuid || ' results=' || (SELECT count(*) FROM results x WHERE x.run_id = r.id)
            || ' sample_rows=' || (SELECT count(*) FROM samples s WHERE s.run_id = r.id)
