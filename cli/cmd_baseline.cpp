@@ -81,10 +81,9 @@ int list_baselines(const BaselineOptions& o) {
   const auto acks = store->list_acks();
   if (!acks.empty()) std::cout << "\nacks:\n";
   for (const auto& a : acks)
-    std::cout << fmt::format("  #{} {} (by {}, until {}{}): {}\n", a.id, a.pattern, a.author,
-                             a.expires_at.substr(0, 10),
-                             a.expected_ratio ? fmt::format(", expected ratio {}", *a.expected_ratio) : "",
-                             a.reason);
+    std::cout << fmt::format(
+        "  #{} {} (by {}, until {}{}): {}\n", a.id, a.pattern, a.author, a.expires_at.substr(0, 10),
+        a.expected_ratio ? fmt::format(", expected ratio {}", *a.expected_ratio) : "", a.reason);
   return exit_code::pass;
 }
 
@@ -145,7 +144,8 @@ void add_baseline_command(CLI::App& app, Action& action) {
   ack_cmd->add_option("pattern", o->pattern, "series pattern, e.g. 'gemm/*@time'")->required();
   ack_cmd->add_option("--reason", o->reason, "why this is expected")->required();
   ack_cmd->add_option("--expires", o->expires, "last day the ack holds (YYYY-MM-DD)")->required();
-  ack_cmd->add_option("--expected-ratio", o->expected_ratio, "expected new level (candidate/baseline)");
+  ack_cmd->add_option("--expected-ratio", o->expected_ratio,
+                      "expected new level (candidate/baseline)");
   ack_cmd->add_option("--author", o->author, "default: $USER, else git config user.name");
   ack_cmd->callback([o, &action] { action = [o] { return ack(*o); }; });
 }

@@ -89,20 +89,24 @@ int run_compare(CompareOptions o) {
 
 void add_compare_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<CompareOptions>();
-  auto* cmd = app.add_subcommand("compare", "Compare two runs: per-series verdicts with intervals and p-values");
-  cmd->add_option("runs", opts->positional,
-                  "BASELINE CANDIDATE: run selectors (uuid or prefix, latest, latest~N, baseline:NAME, "
-                  "branch:NAME) or result / Google Benchmark JSON files")
+  auto* cmd = app.add_subcommand(
+      "compare", "Compare two runs: per-series verdicts with intervals and p-values");
+  cmd->add_option(
+         "runs", opts->positional,
+         "BASELINE CANDIDATE: run selectors (uuid or prefix, latest, latest~N, baseline:NAME, "
+         "branch:NAME) or result / Google Benchmark JSON files")
       ->expected(0, 2);
   cmd->add_option("--baseline", opts->baseline, "Baseline selector or file (default latest~1)");
   cmd->add_option("--candidate", opts->candidate, "Candidate selector or file (default latest)");
   add_db_option(*cmd, opts->db);
   add_comparison_options(*cmd, opts->compare);
-  cmd->add_option("--format", opts->formats, "Comma-separated: terminal, markdown, junit, json, html");
+  cmd->add_option("--format", opts->formats,
+                  "Comma-separated: terminal, markdown, junit, json, html");
   cmd->add_option("--output-dir", opts->output_dir, "Folder for report files (default .)");
   cmd->add_option("-o,--output", opts->output_file, "Write the one --format given to this file");
-  cmd->add_flag("--no-save", opts->no_save,
-               "Do not keep the verdicts in the store (they are kept when the candidate is a stored run)");
+  cmd->add_flag(
+      "--no-save", opts->no_save,
+      "Do not keep the verdicts in the store (they are kept when the candidate is a stored run)");
   cmd->add_option("--on-not-comparable", opts->on_not_comparable,
                   "Exit code when not comparable / insufficient data: 0, 1 or 3 (default 3)")
       ->check(CLI::IsMember({0, 1, 3}));

@@ -24,8 +24,8 @@ struct DetectOptions {
 
 // The metric's direction is stored with each result, not with the history: read it from the
 // newest run (cached, since most series share it).
-Direction series_direction(baselines::Store& store, std::map<std::string, Run>& runs, const std::string& uuid,
-                           const std::string& series_id) {
+Direction series_direction(baselines::Store& store, std::map<std::string, Run>& runs,
+                           const std::string& uuid, const std::string& series_id) {
   auto it = runs.find(uuid);
   if (it == runs.end()) it = runs.emplace(uuid, store.load_run(uuid)).first;
   for (const Result& r : it->second.results)
@@ -33,8 +33,8 @@ Direction series_direction(baselines::Store& store, std::map<std::string, Run>& 
   return Direction::lower_is_better;
 }
 
-SeriesDetection detect_series(baselines::Store& store, std::map<std::string, Run>& runs, const std::string& id,
-                              const DetectOptions& o) {
+SeriesDetection detect_series(baselines::Store& store, std::map<std::string, Run>& runs,
+                              const std::string& id, const DetectOptions& o) {
   baselines::HistoryFilter filter;
   if (!o.branch.empty()) filter.branch = o.branch;
   filter.last_n = o.last;
@@ -69,7 +69,8 @@ int run_detect(const DetectOptions& o) {
   if (o.config.min_segment < 2) throw InputError("--min-segment: must be at least 2");
   auto store = baselines::Store::open(o.db, baselines::OpenMode::read_only);
   const std::vector<std::string> ids = store->list_series(o.pattern);
-  if (ids.empty()) throw InsufficientDataError("detect: no series matches '" + o.pattern + "' in " + o.db);
+  if (ids.empty())
+    throw InsufficientDataError("detect: no series matches '" + o.pattern + "' in " + o.db);
   std::map<std::string, Run> runs;
   std::vector<SeriesDetection> results;
   bool alert = false;
@@ -77,8 +78,10 @@ int run_detect(const DetectOptions& o) {
     results.push_back(detect_series(*store, runs, id, o));
     alert = alert || results.back().alert;
   }
-  if (o.format == "json") std::cout << detect_json(results).dump(2) << "\n";
-  else write_detect_text(std::cout, results);
+  if (o.format == "json")
+    std::cout << detect_json(results).dump(2) << "\n";
+  else
+    write_detect_text(std::cout, results);
   return alert ? exit_code::regression : exit_code::pass;
 }
 
@@ -86,22 +89,29 @@ int run_detect(const DetectOptions& o) {
 
 void add_detect_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<DetectOptions>();
-  auto* cmd = app.add_subcommand("detect", "Find change points and outliers in each series' history");
+  auto* cmd =
+      app.add_subcommand("detect", "Find change points and outliers in each series' history");
   add_db_option(*cmd, opts->db);
-  cmd->add_option("--series", opts->pattern, "Series pattern (glob over series ids, or re:REGEX; default *)");
+  cmd->add_option("--series", opts->pattern,
+                  "Series pattern (glob over series ids, or re:REGEX; default *)");
   cmd->add_option("--format", opts->format, "text or json (default text)");
-  cmd->add_option("--confirm", opts->config.confirm, "Later runs that confirm a newest change (default 3)")
+  cmd->add_option("--confirm", opts->config.confirm,
+                  "Later runs that confirm a newest change (default 3)")
       ->check(CLI::Range(1, 1000));
-  cmd->add_option("--min-segment", opts->config.min_segment, "Fewest runs on each side of a change (default 5)")
+  cmd->add_option("--min-segment", opts->config.min_segment,
+                  "Fewest runs on each side of a change (default 5)")
       ->check(CLI::Range(2, 1000));
-  cmd->add_option("--min-change", opts->config.min_change, "Smallest relative level change (default 0.03)")
+  cmd->add_option("--min-change", opts->config.min_change,
+                  "Smallest relative level change (default 0.03)")
       ->check(CLI::Range(0.0, 10.0));
-  cmd->add_option("--alpha", opts->config.alpha, "Permutation-test level per change point (default 0.01)")
+  cmd->add_option("--alpha", opts->config.alpha,
+                  "Permutation-test level per change point (default 0.01)")
       ->check(CLI::Range(0.001, 0.5));
   cmd->add_option("--branch", opts->branch, "Only runs of this branch");
   cmd->add_option("--last", opts->last, "Only the newest N runs (default all)");
-  cmd->add_option("--alert-window", opts->alert_window,
-                  "Exit 1 for confirmed regressions starting within the newest N runs (default --min-segment)");
+  cmd->add_option(
+      "--alert-window", opts->alert_window,
+      "Exit 1 for confirmed regressions starting within the newest N runs (default --min-segment)");
   cmd->callback([&action, opts] { action = [opts] { return run_detect(*opts); }; });
 }
 

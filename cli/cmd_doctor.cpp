@@ -21,16 +21,17 @@ struct DoctorArgs {
 
 void print_text(const std::vector<preflight::Finding>& findings) {
   for (const auto& f : findings)
-    std::cout << fmt::format("{:<8} {:<18} {}\n", preflight::to_string(f.level), f.check, f.message);
+    std::cout << fmt::format("{:<8} {:<18} {}\n", preflight::to_string(f.level), f.check,
+                             f.message);
 }
 
 }  // namespace
 
 void add_doctor_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<DoctorArgs>();
-  auto* cmd = app.add_subcommand(
-      "doctor", "Check the machine for conditions that make numbers untrustworthy "
-                "(exit 2 on an error, or on a warning with --strict)");
+  auto* cmd = app.add_subcommand("doctor",
+                                 "Check the machine for conditions that make numbers untrustworthy "
+                                 "(exit 2 on an error, or on a warning with --strict)");
   add_db_option(*cmd, args->db);
   cmd->add_flag("--strict", args->strict, "Fail (exit 2) on warnings too");
   cmd->add_option("--format", args->format, "Output format")
@@ -49,8 +50,8 @@ void add_doctor_command(CLI::App& app, Action& action) {
       else
         print_text(findings);
       const auto worst = preflight::worst_level(findings);
-      const bool fail = worst == preflight::Level::error ||
-                        (args->strict && worst == preflight::Level::warning);
+      const bool fail =
+          worst == preflight::Level::error || (args->strict && worst == preflight::Level::warning);
       return fail ? exit_code::usage_or_tool_error : exit_code::pass;
     };
   });

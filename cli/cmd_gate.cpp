@@ -40,14 +40,17 @@ struct GateOptions {
 
 // Runs of the store's baseline for the candidate's fingerprint (all of them when none match:
 // compare then names the fingerprint keys that differ).
-std::vector<Run> store_baseline(baselines::Store& store, const std::string& selector, const Run& candidate) {
+std::vector<Run> store_baseline(baselines::Store& store, const std::string& selector,
+                                const Run& candidate) {
   const auto uuids = store.resolve(selector, candidate.suite);
   if (uuids.empty())
-    throw InsufficientDataError(fmt::format("gate: baseline '{}' names no run in the store", selector));
+    throw InsufficientDataError(
+        fmt::format("gate: baseline '{}' names no run in the store", selector));
   std::vector<Run> all, same_fingerprint;
   for (const auto& uuid : uuids) {
     all.push_back(store.load_run(uuid));
-    if (all.back().fingerprint.digest() == candidate.fingerprint.digest()) same_fingerprint.push_back(all.back());
+    if (all.back().fingerprint.digest() == candidate.fingerprint.digest())
+      same_fingerprint.push_back(all.back());
   }
   return same_fingerprint.empty() ? all : same_fingerprint;
 }
@@ -56,9 +59,12 @@ int run_gate(const GateOptions& o) {
   const auto formats = report::formats_from_list(o.formats);
   const auto self = std::filesystem::read_symlink("/proc/self/exe");
   const std::optional<BuildUnderTest> baseline_bin =
-      o.baseline_bin.empty() ? std::nullopt : std::optional(build_from_flag("--baseline-bin", o.baseline_bin, self));
+      o.baseline_bin.empty()
+          ? std::nullopt
+          : std::optional(build_from_flag("--baseline-bin", o.baseline_bin, self));
   const BuildUnderTest candidate_bin =
-      o.candidate_bin.empty() ? BuildUnderTest{self, {}} : build_from_flag("--candidate-bin", o.candidate_bin, self);
+      o.candidate_bin.empty() ? BuildUnderTest{self, {}}
+                              : build_from_flag("--candidate-bin", o.candidate_bin, self);
   // Without a baseline build the store is the baseline: open it before spending time measuring.
   std::unique_ptr<baselines::Store> store;
   if (!baseline_bin || std::filesystem::exists(o.db))
@@ -67,22 +73,28 @@ int run_gate(const GateOptions& o) {
   SuiteInvocation how = o.suite;
   how.timeout = std::chrono::seconds(o.timeout_s);
   const std::filesystem::path out_dir = o.output_dir;
-  std::cerr << fmt::format("perfgate gate: suite '{}', {} block(s), {}\n", how.suite, o.blocks,
-                           baseline_bin ? "A/B against " + o.baseline_bin : "against the store's " + o.baseline);
-  const BlockRuns runs = run_interleaved(baseline_bin, candidate_bin, how, o.blocks, out_dir / "runs");
+  std::cerr << fmt::format(
+      "perfgate gate: suite '{}', {} block(s), {}\n", how.suite, o.blocks,
+      baseline_bin ? "A/B against " + o.baseline_bin : "against the store's " + o.baseline);
+  const BlockRuns runs =
+      run_interleaved(baseline_bin, candidate_bin, how, o.blocks, out_dir / "runs");
   const Run candidate = pool_runs(runs.candidate);
   if (candidate.results.empty())
-    throw InsufficientDataError("gate: the candidate's suite '" + how.suite + "' produced no results");
+    throw InsufficientDataError("gate: the candidate's suite '" + how.suite +
+                                "' produced no results");
   // The store's baseline goes through the same policy rules as `compare` (a pooled policy is
   // cut per series at its last change point).
   const BaselineSide baseline =
-      baseline_bin ? BaselineSide{runs.baseline, {}}
-                   : baseline_side(store.get(), o.baseline, store_baseline(*store, o.baseline, candidate), candidate, "gate");
+      baseline_bin
+          ? BaselineSide{runs.baseline, {}}
+          : baseline_side(store.get(), o.baseline, store_baseline(*store, o.baseline, candidate),
+                          candidate, "gate");
 
   report::ReportInput input;
   input.title = "perfgate gate (" + how.suite + ")";
   using Sides = std::vector<std::vector<Run>>;
-  const auto noise = regress::between_block_noise(baseline_bin ? Sides{runs.baseline, runs.candidate} : Sides{runs.candidate});
+  const auto noise = regress::between_block_noise(
+      baseline_bin ? Sides{runs.baseline, runs.candidate} : Sides{runs.candidate});
   input.comparison = compare_with_store(store.get(), baseline.runs, candidate, o.compare, noise);
   record_pools(input.comparison, baseline.pools);
   input.full_report_hint = o.report_url;
@@ -104,23 +116,31 @@ int run_gate(const GateOptions& o) {
 
 void add_gate_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<GateOptions>();
-  auto* cmd = app.add_subcommand("gate", "Pre-merge performance gate (A/B against a baseline build, or the store)");
+  auto* cmd = app.add_subcommand(
+      "gate", "Pre-merge performance gate (A/B against a baseline build, or the store)");
   add_db_option(*cmd, opts->db);
   cmd->add_option("--suite", opts->suite.suite, "Suite to run (default premerge)");
   cmd->add_option("--filter", opts->suite.filter, "Only the benchmarks matching this filter");
-  cmd->add_option("--baseline-bin", opts->baseline_bin,
-                  "The baseline build's perfgate (or perfgate-microbench): run A/B on this machine");
-  cmd->add_option("--candidate-bin", opts->candidate_bin, "The candidate build's perfgate (default: this one)");
+  cmd->add_option(
+      "--baseline-bin", opts->baseline_bin,
+      "The baseline build's perfgate (or perfgate-microbench): run A/B on this machine");
+  cmd->add_option("--candidate-bin", opts->candidate_bin,
+                  "The candidate build's perfgate (default: this one)");
   cmd->add_option("--baseline", opts->baseline,
                   "Store baseline when no --baseline-bin is given (default baseline:premerge)");
-  cmd->add_option("--blocks", opts->blocks, "Repetition blocks per side, one process each (default 3)")
+  cmd->add_option("--blocks", opts->blocks,
+                  "Repetition blocks per side, one process each (default 3)")
       ->check(CLI::Range(1, 100));
-  cmd->add_option("--run-arg", opts->suite.extra_args, "Extra argument for each `run` process (repeatable)")
+  cmd->add_option("--run-arg", opts->suite.extra_args,
+                  "Extra argument for each `run` process (repeatable)")
       ->allow_extra_args(false);
-  cmd->add_option("--timeout", opts->timeout_s, "Seconds allowed per process (default 1800)")->check(CLI::Range(1, 86400));
-  cmd->add_option("--output-dir", opts->output_dir, "Where reports and block documents go (default perfgate-gate)");
+  cmd->add_option("--timeout", opts->timeout_s, "Seconds allowed per process (default 1800)")
+      ->check(CLI::Range(1, 86400));
+  cmd->add_option("--output-dir", opts->output_dir,
+                  "Where reports and block documents go (default perfgate-gate)");
   cmd->add_option("--format", opts->formats, "Report files to write (default markdown,junit,json)");
-  cmd->add_option("--report-url", opts->report_url, "Where the full report will be (linked from the Markdown)");
+  cmd->add_option("--report-url", opts->report_url,
+                  "Where the full report will be (linked from the Markdown)");
   cmd->add_option("--not-comparable-exit", opts->not_comparable_exit,
                   "Exit code for not comparable / insufficient data: 0, 1 or 3 (default 3)")
       ->check(CLI::IsMember({0, 1, 3}));

@@ -25,17 +25,17 @@ std::optional<std::string> given(const std::string& s) {
 // A series id, or a pattern ("gemm/*@time"; without '@': every metric of that name).
 std::vector<std::string> series_to_show(baselines::Store& store, const std::string& text) {
   auto ids = store.list_series(text);
-  if (ids.empty()) throw InputError("unknown series '" + text + "' in store " + store.path().string());
+  if (ids.empty())
+    throw InputError("unknown series '" + text + "' in store " + store.path().string());
   return ids;
 }
 
 nlohmann::json point_json(const baselines::HistoryPoint& p, bool samples) {
-  nlohmann::json j = {{"run", p.run_uuid},       {"started_at", p.started_at},
-                      {"branch", p.branch},      {"commit", p.commit},
-                      {"status", to_string(p.status)}, {"n", p.summary.n},
-                      {"median", p.summary.median},    {"mad", p.summary.mad},
-                      {"mean", p.summary.mean},  {"min", p.summary.min},
-                      {"max", p.summary.max}};
+  nlohmann::json j = {
+      {"run", p.run_uuid},          {"started_at", p.started_at},    {"branch", p.branch},
+      {"commit", p.commit},         {"status", to_string(p.status)}, {"n", p.summary.n},
+      {"median", p.summary.median}, {"mad", p.summary.mad},          {"mean", p.summary.mean},
+      {"min", p.summary.min},       {"max", p.summary.max}};
   if (samples) j["samples"] = p.samples;
   return j;
 }

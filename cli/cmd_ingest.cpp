@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
-#include "perfgate/preflight/doctor.hpp"
 #include "perfgate/baselines/ingest.hpp"
 #include "perfgate/baselines/store.hpp"
 #include "perfgate/core/exit_codes.hpp"
+#include "perfgate/preflight/doctor.hpp"
 
 namespace perfgate::cli {
 
@@ -29,11 +29,13 @@ void apply_overrides(const IngestOptions& o, Run& run) {
 void add_ingest_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<IngestOptions>();
   auto* cmd = app.add_subcommand("ingest", "Load result files into the store");
-  cmd->add_option("files", opts->files, "perfgate documents, Google Benchmark JSON, nccl-tests logs")
+  cmd->add_option("files", opts->files,
+                  "perfgate documents, Google Benchmark JSON, nccl-tests logs")
       ->required();
   add_db_option(*cmd, opts->db);
   cmd->add_option("--format", opts->format, "auto|perfgate|gbench|nccl-tests (default: auto)");
-  cmd->add_option("--suite", opts->suite, "suite name to record (foreign files: gbench, nccl-tests)");
+  cmd->add_option("--suite", opts->suite,
+                  "suite name to record (foreign files: gbench, nccl-tests)");
   cmd->add_option("--trigger", opts->trigger, "nightly|premerge|adhoc");
   cmd->add_option("--branch", opts->branch, "branch of the code under test");
   cmd->add_option("--commit", opts->commit, "commit of the code under test");

@@ -41,12 +41,14 @@ int run_report(const ReportOptions& o) {
   const Run candidate = store->load_run(only_run(*store, o.candidate));
   std::vector<Run> named;
   for (const auto& uuid : store->resolve(o.baseline)) named.push_back(store->load_run(uuid));
-  const BaselineSide side = baseline_side(store.get(), o.baseline, std::move(named), candidate, "report");
+  const BaselineSide side =
+      baseline_side(store.get(), o.baseline, std::move(named), candidate, "report");
   const std::vector<Run>& baseline = side.runs;
 
   report::ReportInput input;
   input.title = o.title.empty() ? fmt::format("perfgate report: {} ({})", candidate.suite,
-                                              candidate.code.commit.empty() ? candidate.uuid : candidate.code.commit)
+                                              candidate.code.commit.empty() ? candidate.uuid
+                                                                            : candidate.code.commit)
                                 : o.title;
   input.comparison = compare_with_store(store.get(), baseline, candidate, o.compare);
   record_pools(input.comparison, side.pools);
@@ -62,16 +64,19 @@ int run_report(const ReportOptions& o) {
 
 void add_report_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<ReportOptions>();
-  auto* cmd = app.add_subcommand("report", "Write reports (terminal, markdown, junit, json, html) from the store");
+  auto* cmd = app.add_subcommand(
+      "report", "Write reports (terminal, markdown, junit, json, html) from the store");
   add_db_option(*cmd, opts->db);
   cmd->add_option("--candidate", opts->candidate, "Candidate run selector (default latest)");
-  cmd->add_option("--baseline", opts->baseline, "Baseline run selector, e.g. baseline:nightly or latest~1")
+  cmd->add_option("--baseline", opts->baseline,
+                  "Baseline run selector, e.g. baseline:nightly or latest~1")
       ->required();
   cmd->add_option("--format", opts->formats,
                   "Comma-separated: terminal, markdown, junit, json, html (default terminal)");
   cmd->add_option("--output-dir", opts->output_dir, "Folder for the report files (default .)");
   cmd->add_option("--title", opts->title, "Report title");
-  cmd->add_option("--report-url", opts->report_url, "Where the full report will be (linked from the Markdown)");
+  cmd->add_option("--report-url", opts->report_url,
+                  "Where the full report will be (linked from the Markdown)");
   cmd->add_option("--history", opts->history_runs, "Runs of history per chart (default 60)");
   cmd->add_option("--max-charts", opts->max_charts, "Most history charts (default 40)");
   cmd->add_option("--not-comparable-exit", opts->not_comparable_exit,

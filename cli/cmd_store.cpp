@@ -39,7 +39,8 @@ int prune(const StoreOptions& o) {
 
 int export_store(const StoreOptions& o) {
   auto store = baselines::Store::open(o.db, baselines::OpenMode::read_only);
-  const auto format = o.format == "json" ? baselines::ExportFormat::json : baselines::ExportFormat::csv;
+  const auto format =
+      o.format == "json" ? baselines::ExportFormat::json : baselines::ExportFormat::csv;
   if (o.output.empty() || o.output == "-") {
     store->export_to(std::cout, format);
     return exit_code::pass;

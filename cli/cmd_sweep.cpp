@@ -42,13 +42,14 @@ std::string joined(const std::vector<std::string>& argv) {
 
 int print_plan(const scaling::SweepPlan& plan, const scaling::Launcher& launcher,
                const scaling::SweepOptions& options) {
-  std::cout << fmt::format("sweep {} ({}): workload {}, {} scaling, launcher {}, {} points\n", plan.name,
-                           plan.source, scaling::sweep_family(plan).substr(6), scaling::to_string(plan.mode),
-                           launcher.name(), plan.points.size());
+  std::cout << fmt::format("sweep {} ({}): workload {}, {} scaling, launcher {}, {} points\n",
+                           plan.name, plan.source, scaling::sweep_family(plan).substr(6),
+                           scaling::to_string(plan.mode), launcher.name(), plan.points.size());
   for (const auto& [k, v] : plan.env) std::cout << fmt::format("  env {}={}\n", k, v);
   for (const auto& req : scaling::plan_requests(plan, options))
-    std::cout << fmt::format("  {} nodes={} ranks/node={} gpus/node={} ranks={}\n    {}\n", req.point.label(),
-                             req.point.nodes, req.point.ranks_per_node, req.point.gpus_per_node, req.point.ranks(),
+    std::cout << fmt::format("  {} nodes={} ranks/node={} gpus/node={} ranks={}\n    {}\n",
+                             req.point.label(), req.point.nodes, req.point.ranks_per_node,
+                             req.point.gpus_per_node, req.point.ranks(),
                              joined(launcher.command(req)));
   return exit_code::pass;
 }
@@ -61,7 +62,8 @@ int run(const SweepCliOptions& o) {
   auto launcher = scaling::make_launcher(o.launcher, lo);
   scaling::SweepOptions so;
   so.programs = find_programs(o.bin_dirs, o.collectives, o.step_proxy);
-  so.work_dir = o.work_dir.empty() ? std::filesystem::path("sweep-" + plan.name) : std::filesystem::path(o.work_dir);
+  so.work_dir = o.work_dir.empty() ? std::filesystem::path("sweep-" + plan.name)
+                                   : std::filesystem::path(o.work_dir);
   so.work_dir = std::filesystem::absolute(so.work_dir);
   for (const auto& kv : o.env) so.extra_env.insert(split_kv(kv, "--env"));
   if (o.plan_only) return print_plan(plan, *launcher, so);
@@ -81,11 +83,13 @@ int run(const SweepCliOptions& o) {
       return fp;
     }();
 
-  const std::filesystem::path output = o.output.empty() ? so.work_dir / "sweep.json" : std::filesystem::path(o.output);
+  const std::filesystem::path output =
+      o.output.empty() ? so.work_dir / "sweep.json" : std::filesystem::path(o.output);
   write_document_file(output, run);
   print_sweep_table(std::cout, run);
   for (const auto& m : run.metadata["sweep"]["missing"])
-    std::cerr << fmt::format("perfgate sweep: point {} missing: {}\n", m.value("point", ""), m.value("reason", ""));
+    std::cerr << fmt::format("perfgate sweep: point {} missing: {}\n", m.value("point", ""),
+                             m.value("reason", ""));
   std::cout << "document: " << output.string() << "\n";
   if (!o.no_store) {
     auto store = baselines::Store::open(o.db, baselines::OpenMode::read_write);
@@ -103,20 +107,25 @@ void add_sweep_command(CLI::App& app, Action& action) {
   cmd->add_option("name", o->name, "sweep name in the plan file")->required();
   cmd->add_option("--plan-file", o->plan_file, "sweep plans (TOML, default suites/sweeps.toml)");
   cmd->add_flag("--plan", o->plan_only, "print what would run, run nothing");
-  cmd->add_option("--launcher", o->launcher, "local (mpirun) | slurm (srun steps) | sbatch (one job per point)")
+  cmd->add_option("--launcher", o->launcher,
+                  "local (mpirun) | slurm (srun steps) | sbatch (one job per point)")
       ->check(CLI::IsMember({"local", "slurm", "sbatch"}));
   cmd->add_option("--output", o->output, "sweep document (default WORK_DIR/sweep.json)");
-  cmd->add_option("--work-dir", o->work_dir, "per-point documents, logs, batch scripts (default ./sweep-NAME)");
-  cmd->add_option("--bin-dir", o->bin_dirs, "folder holding perfgate-collectives / perfgate-step-proxy");
+  cmd->add_option("--work-dir", o->work_dir,
+                  "per-point documents, logs, batch scripts (default ./sweep-NAME)");
+  cmd->add_option("--bin-dir", o->bin_dirs,
+                  "folder holding perfgate-collectives / perfgate-step-proxy");
   cmd->add_option("--collectives", o->collectives, "path of perfgate-collectives");
   cmd->add_option("--step-proxy", o->step_proxy, "path of perfgate-step-proxy");
   cmd->add_option("--env", o->env, "KEY=VALUE exported to every rank and recorded (repeatable)");
   cmd->add_option("--label", o->labels, "KEY=VALUE run label (repeatable)");
   cmd->add_option("--trigger", o->trigger, "nightly|premerge|adhoc");
   cmd->add_option("--mpirun", o->launch.mpirun, "mpirun program (local launcher)");
-  cmd->add_option("--slurm-mpi", o->launch.slurm_mpi, "srun --mpi plugin (default: pmix when offered)");
+  cmd->add_option("--slurm-mpi", o->launch.slurm_mpi,
+                  "srun --mpi plugin (default: pmix when offered)");
   cmd->add_option("--partition", o->launch.partition, "Slurm partition");
-  cmd->add_option("--sbatch-template", o->sbatch_template, "batch script template (scripts/slurm/)");
+  cmd->add_option("--sbatch-template", o->sbatch_template,
+                  "batch script template (scripts/slurm/)");
   cmd->add_flag("--no-store", o->no_store, "write the document only, do not ingest");
   add_db_option(*cmd, o->db);
   cmd->callback([o, &action] { action = [o] { return run(*o); }; });

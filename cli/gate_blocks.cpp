@@ -21,10 +21,12 @@ BuildUnderTest build_from_flag(const std::string& flag, const std::string& path,
   return {absolute, {}};
 }
 
-std::vector<std::string> suite_command(const std::filesystem::path& perfgate, const SuiteInvocation& how,
+std::vector<std::string> suite_command(const std::filesystem::path& perfgate,
+                                       const SuiteInvocation& how,
                                        const std::filesystem::path& output) {
-  std::vector<std::string> argv{perfgate.string(), "run", "--suite", how.suite, "--trigger", "premerge",
-                                "--no-store", "--output", output.string()};
+  std::vector<std::string> argv{perfgate.string(), "run",       "--suite",
+                                how.suite,         "--trigger", "premerge",
+                                "--no-store",      "--output",  output.string()};
   if (!how.filter.empty()) {
     argv.push_back("--filter");
     argv.push_back(how.filter);
@@ -35,8 +37,8 @@ std::vector<std::string> suite_command(const std::filesystem::path& perfgate, co
 
 namespace {
 
-Run run_block(const BuildUnderTest& build, const SuiteInvocation& how, const std::filesystem::path& output,
-              const std::string& what) {
+Run run_block(const BuildUnderTest& build, const SuiteInvocation& how,
+              const std::filesystem::path& output, const std::string& what) {
   ProcessOptions opts;
   opts.extra_env = build.env;
   opts.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(how.timeout);
@@ -48,7 +50,8 @@ Run run_block(const BuildUnderTest& build, const SuiteInvocation& how, const std
   // Exit 1 from `run` can mean "some case failed": the document says which; use it if written.
   if (!std::filesystem::exists(output)) {
     std::string err = r.err.size() > 2000 ? r.err.substr(r.err.size() - 2000) : r.err;
-    if (!r.timed_out && r.signal == 0 && r.exit_code == exit_code::no_device)  // the GPU is gone: say so, not "tool error"
+    if (!r.timed_out && r.signal == 0 &&
+        r.exit_code == exit_code::no_device)  // the GPU is gone: say so, not "tool error"
       throw NoDeviceError(fmt::format("gate: {} ({}): {}", what, build.perfgate.string(), err));
     throw ToolError(fmt::format("gate: {} ({}) {} and wrote no result document {}: {}", what,
                                 build.perfgate.string(), r.describe(), output.string(), err));
@@ -58,8 +61,9 @@ Run run_block(const BuildUnderTest& build, const SuiteInvocation& how, const std
 
 }  // namespace
 
-BlockRuns run_interleaved(const std::optional<BuildUnderTest>& baseline, const BuildUnderTest& candidate,
-                          const SuiteInvocation& how, int blocks, const std::filesystem::path& dir) {
+BlockRuns run_interleaved(const std::optional<BuildUnderTest>& baseline,
+                          const BuildUnderTest& candidate, const SuiteInvocation& how, int blocks,
+                          const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
   BlockRuns out;
   for (int b = 1; b <= blocks; ++b) {

@@ -14,9 +14,9 @@ namespace perfgate::cli {
 
 struct SuiteInvocation {
   std::string suite = "premerge";
-  std::string filter;                  // empty: the whole suite
+  std::string filter;                   // empty: the whole suite
   std::vector<std::string> extra_args;  // passed through to `run`
-  std::chrono::seconds timeout{1800};  // per process
+  std::chrono::seconds timeout{1800};   // per process
 };
 
 // One side's build: its perfgate, plus the environment that points `run` at a measuring
@@ -31,7 +31,8 @@ BuildUnderTest build_from_flag(const std::string& flag, const std::string& path,
                                const std::filesystem::path& self);
 
 // The command line that makes `perfgate` measure the suite once into `output`.
-std::vector<std::string> suite_command(const std::filesystem::path& perfgate, const SuiteInvocation& how,
+std::vector<std::string> suite_command(const std::filesystem::path& perfgate,
+                                       const SuiteInvocation& how,
                                        const std::filesystem::path& output);
 
 struct BlockRuns {
@@ -41,7 +42,8 @@ struct BlockRuns {
 // `blocks` rounds; each round runs the baseline (when given) and then the candidate, every
 // process writing documents into `dir` (kept as artefacts). Throws ToolError naming the program
 // and block when a process fails or writes no document.
-BlockRuns run_interleaved(const std::optional<BuildUnderTest>& baseline, const BuildUnderTest& candidate,
-                          const SuiteInvocation& how, int blocks, const std::filesystem::path& dir);
+BlockRuns run_interleaved(const std::optional<BuildUnderTest>& baseline,
+                          const BuildUnderTest& candidate, const SuiteInvocation& how, int blocks,
+                          const std::filesystem::path& dir);
 
 }  // namespace perfgate::cli

@@ -54,9 +54,8 @@ int main(int argc, char** argv) {
   cli::add_doctor_command(app, action);
   cli::add_verdicts_command(app, action);
   // CLI11 would only say "a subcommand is required"; name the word it did not know.
-  if (argc > 1 && argv[1][0] != '-' && app.get_subcommands([&](CLI::App* c) {
-        return c->get_name() == argv[1];
-      }).empty()) {
+  if (argc > 1 && argv[1][0] != '-' &&
+      app.get_subcommands([&](CLI::App* c) { return c->get_name() == argv[1]; }).empty()) {
     std::cerr << "perfgate: unknown command '" << argv[1] << "' (see perfgate --help)\n";
     return exit_code::usage_or_tool_error;
   }

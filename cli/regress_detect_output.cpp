@@ -13,35 +13,45 @@ void write_detect_text(std::ostream& out, const std::vector<SeriesDetection>& se
     out << fmt::format("{} ({} runs{})\n", s.series_id, s.points,
                        s.skipped_points ? fmt::format(", {} skipped", s.skipped_points) : "");
     for (const auto& cp : s.report.change_points) {
-      out << fmt::format("  {:<10} at run {} ({}): {:.6g} -> {:.6g} ({:+.1f} %){}{}\n",
-                         cp.confirmed ? (cp.regression ? "REGRESSION" : "change") : "suspected", cp.index,
-                         cp.label, cp.before, cp.after, 100 * cp.relative_change,
-                         cp.confirmed ? fmt::format(", p = {:.3g}", cp.p_value) : ", awaiting later runs",
-                         s.alert && cp.confirmed && cp.regression ? "  << new" : "");
+      out << fmt::format(
+          "  {:<10} at run {} ({}): {:.6g} -> {:.6g} ({:+.1f} %){}{}\n",
+          cp.confirmed ? (cp.regression ? "REGRESSION" : "change") : "suspected", cp.index,
+          cp.label, cp.before, cp.after, 100 * cp.relative_change,
+          cp.confirmed ? fmt::format(", p = {:.3g}", cp.p_value) : ", awaiting later runs",
+          s.alert && cp.confirmed && cp.regression ? "  << new" : "");
     }
     for (const auto& o : s.report.outliers)
-      out << fmt::format("  outlier    at run {} ({}): {:.6g} against a level of {:.6g}\n", o.index, o.label,
-                         o.value, o.level);
+      out << fmt::format("  outlier    at run {} ({}): {:.6g} against a level of {:.6g}\n", o.index,
+                         o.label, o.value, o.level);
   }
-  out << fmt::format("{} series checked, {} with change points or outliers, {} new confirmed regressions\n",
-                     series.size(), with_changes, alerts);
+  out << fmt::format(
+      "{} series checked, {} with change points or outliers, {} new confirmed regressions\n",
+      series.size(), with_changes, alerts);
 }
 
 nlohmann::json detect_json(const std::vector<SeriesDetection>& series) {
   nlohmann::json out = nlohmann::json::array();
   for (const SeriesDetection& s : series) {
-    nlohmann::json j = {{"series", s.series_id}, {"points", s.points}, {"skipped_points", s.skipped_points},
-                        {"alert", s.alert}, {"change_points", nlohmann::json::array()},
+    nlohmann::json j = {{"series", s.series_id},
+                        {"points", s.points},
+                        {"skipped_points", s.skipped_points},
+                        {"alert", s.alert},
+                        {"change_points", nlohmann::json::array()},
                         {"outliers", nlohmann::json::array()}};
     for (const auto& cp : s.report.change_points)
-      j["change_points"].push_back({{"index", cp.index}, {"label", cp.label},
-                                    {"run", cp.index < s.run_uuids.size() ? s.run_uuids[cp.index] : ""},
-                                    {"before", cp.before}, {"after", cp.after},
-                                    {"relative_change", cp.relative_change}, {"p_value", cp.p_value},
-                                    {"status", cp.confirmed ? "confirmed" : "suspected"},
-                                    {"regression", cp.regression}});
+      j["change_points"].push_back(
+          {{"index", cp.index},
+           {"label", cp.label},
+           {"run", cp.index < s.run_uuids.size() ? s.run_uuids[cp.index] : ""},
+           {"before", cp.before},
+           {"after", cp.after},
+           {"relative_change", cp.relative_change},
+           {"p_value", cp.p_value},
+           {"status", cp.confirmed ? "confirmed" : "suspected"},
+           {"regression", cp.regression}});
     for (const auto& o : s.report.outliers)
-      j["outliers"].push_back({{"index", o.index}, {"label", o.label}, {"value", o.value}, {"level", o.level}});
+      j["outliers"].push_back(
+          {{"index", o.index}, {"label", o.label}, {"value", o.value}, {"level", o.level}});
     out.push_back(std::move(j));
   }
   return out;

@@ -15,7 +15,8 @@ class RunSources {
  public:
   explicit RunSources(std::string db_path) : db_path_(std::move(db_path)) {}
   // A path to an existing file is read as a result document / Google Benchmark JSON; anything
-  // else is a run selector. `all`: every run the selector names (pooled baselines), else the newest.
+  // else is a run selector. `all`: every run the selector names (pooled baselines), else the
+  // newest.
   std::vector<Run> load(const std::string& side, const std::string& source, bool all);
   baselines::Store* store() { return store_.get(); }  // null when only files were read
 

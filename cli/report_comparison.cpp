@@ -8,7 +8,8 @@
 namespace perfgate::cli {
 
 void add_comparison_options(CLI::App& cmd, ComparisonOptions& opts) {
-  cmd.add_option("--floor", opts.floor, "Relative tolerance floor (default: the suite's, else 0.02)")
+  cmd.add_option("--floor", opts.floor,
+                 "Relative tolerance floor (default: the suite's, else 0.02)")
       ->check(CLI::Range(0.0, 1.0));
   cmd.add_option("--alpha", opts.alpha, "False discovery rate across series (default 0.05)")
       ->check(CLI::Range(1e-6, 0.5));
@@ -22,8 +23,9 @@ regress::Comparison compare_with_store(baselines::Store* store, const std::vecto
                                        const Run& candidate, const ComparisonOptions& opts,
                                        const std::map<std::string, double>& measured_noise) {
   regress::CompareConfig config;
-  const nlohmann::json suite = candidate.metadata.contains("compare") ? candidate.metadata["compare"]
-                                                                      : nlohmann::json::object();
+  const nlohmann::json suite = candidate.metadata.contains("compare")
+                                   ? candidate.metadata["compare"]
+                                   : nlohmann::json::object();
   const auto setting = [&](double given, const char* key, double fallback) {
     if (given >= 0) return given;
     return suite.contains(key) && suite[key].is_number() ? suite[key].get<double>() : fallback;

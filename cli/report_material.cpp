@@ -29,7 +29,8 @@ std::map<std::string, std::map<int, double>> by_scale(const Run& run, const std:
 
 }  // namespace
 
-std::vector<report::ScalingCurve> scaling_curves(const Run& candidate, const std::vector<Run>& baseline) {
+std::vector<report::ScalingCurve> scaling_curves(const Run& candidate,
+                                                 const std::vector<Run>& baseline) {
   std::map<std::string, std::map<int, double>> base;
   for (const Run& run : baseline)
     for (const auto& [id, points] : by_scale(run, "efficiency"))
@@ -43,7 +44,8 @@ std::vector<report::ScalingCurve> scaling_curves(const Run& candidate, const std
       c.efficiency.push_back(eff);
       const auto b = base.find(id);
       const bool known = b != base.end() && b->second.count(ranks);
-      c.baseline_efficiency.push_back(known ? b->second.at(ranks) : std::numeric_limits<double>::quiet_NaN());
+      c.baseline_efficiency.push_back(known ? b->second.at(ranks)
+                                            : std::numeric_limits<double>::quiet_NaN());
     }
     out.push_back(std::move(c));
   }
@@ -75,7 +77,8 @@ std::vector<report::StepDecomposition> step_decomposition(const Run& candidate) 
   return out;
 }
 
-std::vector<report::HistorySeries> histories(baselines::Store& store, const regress::Comparison& comparison,
+std::vector<report::HistorySeries> histories(baselines::Store& store,
+                                             const regress::Comparison& comparison,
                                              const Run& candidate, std::size_t max_series,
                                              std::size_t last_n) {
   std::map<std::string, Direction> direction;
@@ -113,7 +116,8 @@ std::vector<report::HistorySeries> histories(baselines::Store& store, const regr
     regress::DetectConfig config;
     if (auto d = direction.find(v->series_id); d != direction.end()) config.direction = d->second;
     if (h.medians.size() >= 2 * config.min_segment)
-      for (const auto& cp : regress::detect_change_points(h.medians, h.labels, config).change_points)
+      for (const auto& cp :
+           regress::detect_change_points(h.medians, h.labels, config).change_points)
         h.change_points.push_back(cp.index);
     out.push_back(std::move(h));
   }

@@ -14,7 +14,7 @@ void print_sweep_table(std::ostream& out, const Run& sweep);
 
 // Finds perfgate-collectives and perfgate-step-proxy: explicit paths first, then the --bin-dir
 // folders, then this build's own tree next to the perfgate binary, then PATH.
-scaling::ProgramPaths find_programs(const std::vector<std::string>& bin_dirs, const std::string& collectives,
-                                    const std::string& step_proxy);
+scaling::ProgramPaths find_programs(const std::vector<std::string>& bin_dirs,
+                                    const std::string& collectives, const std::string& step_proxy);
 
 }  // namespace perfgate::cli

@@ -7,8 +7,8 @@ namespace perfgate::cli {
 
 namespace {
 
-std::string locate(const std::string& name, const std::string& explicit_path, const std::vector<std::string>& dirs,
-                   const std::string& build_subdir) {
+std::string locate(const std::string& name, const std::string& explicit_path,
+                   const std::vector<std::string>& dirs, const std::string& build_subdir) {
   namespace fs = std::filesystem;
   if (!explicit_path.empty()) return explicit_path;
   for (const auto& d : dirs)
@@ -24,8 +24,8 @@ std::string locate(const std::string& name, const std::string& explicit_path, co
 
 }  // namespace
 
-scaling::ProgramPaths find_programs(const std::vector<std::string>& bin_dirs, const std::string& collectives,
-                                    const std::string& step_proxy) {
+scaling::ProgramPaths find_programs(const std::vector<std::string>& bin_dirs,
+                                    const std::string& collectives, const std::string& step_proxy) {
   return {locate("perfgate-collectives", collectives, bin_dirs, "microbench/collectives"),
           locate("perfgate-step-proxy", step_proxy, bin_dirs, "scaling/step_proxy")};
 }

@@ -113,8 +113,9 @@ void BM_PlainSqliteFloor(benchmark::State& state) {
     remove_store(path);
     sqlite3* db = nullptr;
     sqlite3_open(path.c_str(), &db);
-    exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;"
-             "CREATE TABLE samples (run_id INTEGER, series_id INTEGER, value REAL)");
+    exec(db,
+         "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;"
+         "CREATE TABLE samples (run_id INTEGER, series_id INTEGER, value REAL)");
     state.ResumeTiming();
     sqlite3_stmt* st = nullptr;
     sqlite3_prepare_v2(db, "INSERT INTO samples VALUES (?1, ?2, ?3)", -1, &st, nullptr);

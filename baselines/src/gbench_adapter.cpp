@@ -18,12 +18,30 @@ namespace {
 
 // Fields of a row that are not user counters.
 const std::set<std::string>& known_fields() {
-  static const std::set<std::string> k = {
-      "name", "run_name", "run_type", "family_index", "per_family_instance_index", "repetitions",
-      "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit",
-      "aggregate_name", "aggregate_unit", "error_occurred", "error_message", "skipped",
-      "skip_message", "label", "big_o", "cpu_coefficient", "real_coefficient", "rms",
-      "complexity_n"};
+  static const std::set<std::string> k = {"name",
+                                          "run_name",
+                                          "run_type",
+                                          "family_index",
+                                          "per_family_instance_index",
+                                          "repetitions",
+                                          "repetition_index",
+                                          "threads",
+                                          "iterations",
+                                          "real_time",
+                                          "cpu_time",
+                                          "time_unit",
+                                          "aggregate_name",
+                                          "aggregate_unit",
+                                          "error_occurred",
+                                          "error_message",
+                                          "skipped",
+                                          "skip_message",
+                                          "label",
+                                          "big_o",
+                                          "cpu_coefficient",
+                                          "real_coefficient",
+                                          "rms",
+                                          "complexity_n"};
   return k;
 }
 
@@ -40,7 +58,8 @@ struct Row {
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 class RowReader {
@@ -89,7 +108,7 @@ Row classify(const json& j, std::size_t index, const std::string& source) {
   if (run_type == "aggregate" && j.contains("aggregate_name")) {
     row.aggregate_name = r.str("aggregate_name");
     row.kind = (row.aggregate_name == "BigO" || row.aggregate_name == "RMS") ? RowKind::complexity
-                                                                            : RowKind::aggregate;
+                                                                             : RowKind::aggregate;
   } else if (run_type.empty()) {
     // Files from before run_type existed mark aggregates only by a name suffix.
     if (ends_with(name, "_BigO") || ends_with(name, "_RMS") || j.contains("big_o") ||
@@ -197,8 +216,10 @@ void add_group_results(const Group& g, const std::string& source, Run& run) {
     const RowReader r(*row->j, row->index, source);
     for (const auto& [name, value] : row_values(*row->j, r, true)) {
       auto& m = metric_slot(metrics, name);
-      if (std::isfinite(value)) m.samples.push_back(value);
-      else ++m.non_finite;
+      if (std::isfinite(value))
+        m.samples.push_back(value);
+      else
+        ++m.non_finite;
     }
   }
   for (const Row* row : g.aggregates) {
@@ -277,7 +298,8 @@ Run from_gbench_json(const json& doc, const std::string& source) {
   const json& rows_json = doc["benchmarks"];
   std::vector<Row> rows;
   rows.reserve(rows_json.size());
-  for (std::size_t i = 0; i < rows_json.size(); ++i) rows.push_back(classify(rows_json[i], i, source));
+  for (std::size_t i = 0; i < rows_json.size(); ++i)
+    rows.push_back(classify(rows_json[i], i, source));
 
   std::map<GroupKey, Group> groups;
   std::vector<GroupKey> order;  // first appearance, so results keep the file's order

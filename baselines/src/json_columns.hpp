@@ -10,7 +10,9 @@ namespace perfgate::baselines {
 inline std::string to_json_text(const std::map<std::string, std::string>& m) {
   return nlohmann::json(m).dump();
 }
-inline std::string to_json_text(const nlohmann::json& j) { return j.dump(); }
+inline std::string to_json_text(const nlohmann::json& j) {
+  return j.dump();
+}
 
 inline nlohmann::json json_column(const std::string& text) {
   return text.empty() ? nlohmann::json::object() : nlohmann::json::parse(text);

@@ -30,7 +30,8 @@ bool is_header(const std::vector<std::string>& t) {
 }
 
 bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 std::optional<double> parse_number(const std::string& s) {
@@ -47,9 +48,9 @@ std::optional<double> parse_number(const std::string& s) {
 // listed here is kept as printed.
 std::string series_dtype(const std::string& nccl_type) {
   static const std::map<std::string, std::string> names{
-      {"float", "f32"},    {"half", "f16"},     {"bfloat16", "bf16"}, {"double", "f64"},
-      {"int8", "i8"},      {"uint8", "u8"},     {"int32", "i32"},     {"uint32", "u32"},
-      {"int64", "i64"},    {"uint64", "u64"},   {"f8e4m3", "f8e4m3"}, {"f8e5m2", "f8e5m2"}};
+      {"float", "f32"}, {"half", "f16"},   {"bfloat16", "bf16"}, {"double", "f64"},
+      {"int8", "i8"},   {"uint8", "u8"},   {"int32", "i32"},     {"uint32", "u32"},
+      {"int64", "i64"}, {"uint64", "u64"}, {"f8e4m3", "f8e4m3"}, {"f8e5m2", "f8e5m2"}};
   const auto it = names.find(nccl_type);
   return it == names.end() ? nccl_type : it->second;
 }
@@ -62,10 +63,11 @@ struct OpTraits {
 
 std::optional<OpTraits> traits_of(const std::string& op) {
   static const std::map<std::string, OpTraits> known{
-      {"all_reduce", {true, false}},  {"reduce_scatter", {true, false}}, {"reduce", {true, true}},
-      {"all_gather", {false, false}}, {"alltoall", {false, false}},      {"sendrecv", {false, false}},
-      {"hypercube", {false, false}},  {"broadcast", {false, true}},      {"gather", {false, true}},
-      {"scatter", {false, true}}};
+      {"all_reduce", {true, false}}, {"reduce_scatter", {true, false}},
+      {"reduce", {true, true}},      {"all_gather", {false, false}},
+      {"alltoall", {false, false}},  {"sendrecv", {false, false}},
+      {"hypercube", {false, false}}, {"broadcast", {false, true}},
+      {"gather", {false, true}},     {"scatter", {false, true}}};
   const auto it = known.find(op);
   if (it == known.end()) return std::nullopt;
   return it->second;
@@ -79,9 +81,12 @@ Params case_params(const std::string& op, const std::vector<std::string>& column
   for (std::size_t c = 0; c < columns.size(); ++c) {
     const std::string& name = columns[c];
     if (name == "count") continue;
-    if (name == "size") params["bytes"] = t[c];
-    else if (name == "type") params["dtype"] = series_dtype(t[c]);
-    else params[name] = t[c];
+    if (name == "size")
+      params["bytes"] = t[c];
+    else if (name == "type")
+      params["dtype"] = series_dtype(t[c]);
+    else
+      params[name] = t[c];
   }
   if (const auto traits = traits_of(op)) {
     if (!traits->reduces) params["redop"] = "none";
@@ -115,7 +120,9 @@ class LogParser {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       read_line(line);
     }
-    if (!layout_) throw InputError(source_ + ": no nccl-tests result table (no '# size count type ...' header)");
+    if (!layout_)
+      throw InputError(source_ +
+                       ": no nccl-tests result table (no '# size count type ...' header)");
     if (run_.results.empty()) throw InputError(source_ + ": the nccl-tests table has no rows");
     finish_fingerprint();
     return std::move(run_);
@@ -169,7 +176,8 @@ class LogParser {
     std::size_t i = 1;
     for (; i < t.size() && t[i] != "time"; ++i) l.leading.push_back(t[i]);
     const std::size_t per_group = 4;  // time algbw busbw #wrong|error
-    if (t.size() - i < per_group) fail("unexpected nccl-tests header (fewer than 4 timing columns)");
+    if (t.size() - i < per_group)
+      fail("unexpected nccl-tests header (fewer than 4 timing columns)");
     l.columns = l.leading.size() + (t.size() - i >= 2 * per_group ? 2 * per_group : per_group);
     l.wrong_count = std::find(t.begin(), t.end(), "#wrong") != t.end();
     layout_ = l;
@@ -251,10 +259,12 @@ class LogParser {
       ++models[r.model];
       hosts.insert(r.host);
     }
-    const auto top = std::max_element(models.begin(), models.end(),
-                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto top =
+        std::max_element(models.begin(), models.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; });
     auto& fp = run_.fingerprint;
-    const bool on_gpus = std::any_of(ranks_.begin(), ranks_.end(), [](const RankLine& r) { return r.gpu; });
+    const bool on_gpus =
+        std::any_of(ranks_.begin(), ranks_.end(), [](const RankLine& r) { return r.gpu; });
     if (on_gpus) {
       fp.comparable["gpu.model"] = top->first;
       fp.comparable["gpu.count"] = std::to_string(ranks_.size());

@@ -55,7 +55,8 @@ Run read_results_file(const std::filesystem::path& path, Format format) {
   if (format == Format::automatic) {
     if (!starts_like_json(bytes)) {
       if (!looks_like_nccl_tests(bytes))
-        throw InputError(source + ": not JSON and no nccl-tests table: unrecognised format "
+        throw InputError(source +
+                         ": not JSON and no nccl-tests table: unrecognised format "
                          "(use --format)");
       format = Format::nccl_tests;
     }
@@ -66,10 +67,13 @@ Run read_results_file(const std::filesystem::path& path, Format format) {
   } else {
     const nlohmann::json doc = parse_json_text(bytes, source);
     if (format == Format::automatic) {
-      if (is_perfgate_document(doc)) format = Format::perfgate;
-      else if (looks_like_gbench(doc)) format = Format::gbench;
+      if (is_perfgate_document(doc))
+        format = Format::perfgate;
+      else if (looks_like_gbench(doc))
+        format = Format::gbench;
       else
-        throw InputError(source + ": JSON, but neither a perfgate document nor Google Benchmark "
+        throw InputError(source +
+                         ": JSON, but neither a perfgate document nor Google Benchmark "
                          "output (no \"perfgate\" block, no \"benchmarks\" array)");
     }
     if (format == Format::perfgate) return from_document(doc, source);

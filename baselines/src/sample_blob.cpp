@@ -32,7 +32,8 @@ std::string encode_samples(const std::vector<double>& samples) {
 
 std::vector<double> decode_samples(const void* data, std::size_t bytes) {
   if (bytes % 8 != 0)
-    throw ToolError("stored samples: " + std::to_string(bytes) + " bytes is not a whole number of doubles");
+    throw ToolError("stored samples: " + std::to_string(bytes) +
+                    " bytes is not a whole number of doubles");
   std::vector<double> out(bytes / 8);
   if (bytes == 0) return out;
   if constexpr (std::endian::native == std::endian::little) {

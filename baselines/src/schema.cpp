@@ -91,8 +91,8 @@ CREATE INDEX verdicts_by_candidate ON verdicts (candidate_run, kind);
 }
 
 int stored_schema_version(sql::Database& db) {
-  auto has_table = db.query(
-      "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='perfgate_schema'");
+  auto has_table =
+      db.query("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='perfgate_schema'");
   has_table->step();
   if (has_table->int64(0) == 0) {
     auto any = db.query("SELECT count(*) FROM sqlite_master");
@@ -122,7 +122,8 @@ void migrate(sql::Database& db) {
   refuse_newer(db, version);
   if (version == kStoreSchemaVersion) return;  // nothing to do; the transaction rolls back
   const auto steps = migration_steps();
-  for (int v = version + 1; v <= kStoreSchemaVersion; ++v) db.exec(steps[static_cast<std::size_t>(v - 1)]);
+  for (int v = version + 1; v <= kStoreSchemaVersion; ++v)
+    db.exec(steps[static_cast<std::size_t>(v - 1)]);
   db.exec("UPDATE perfgate_schema SET version = " + std::to_string(kStoreSchemaVersion));
   tx.commit();
 }

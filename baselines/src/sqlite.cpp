@@ -16,7 +16,9 @@ Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.s
   other.stmt_ = nullptr;
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 Statement& Statement::bind(int pos, std::int64_t v) {
   if (sqlite3_bind_int64(stmt_, pos, v) != SQLITE_OK) db_.fail("binding");
@@ -39,8 +41,7 @@ Statement& Statement::bind(int pos, const std::optional<double>& v) {
   return v ? bind(pos, *v) : bind_null(pos);
 }
 Statement& Statement::bind_blob(int pos, const void* data, std::size_t bytes) {
-  if (sqlite3_bind_blob64(stmt_, pos, data, bytes, SQLITE_STATIC) != SQLITE_OK)
-    db_.fail("binding");
+  if (sqlite3_bind_blob64(stmt_, pos, data, bytes, SQLITE_STATIC) != SQLITE_OK) db_.fail("binding");
   return *this;
 }
 Statement& Statement::bind_null(int pos) {
@@ -65,9 +66,15 @@ void Statement::reset() {
   sqlite3_clear_bindings(stmt_);
 }
 
-bool Statement::is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
-std::int64_t Statement::int64(int col) const { return sqlite3_column_int64(stmt_, col); }
-double Statement::real(int col) const { return sqlite3_column_double(stmt_, col); }
+bool Statement::is_null(int col) const {
+  return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+}
+std::int64_t Statement::int64(int col) const {
+  return sqlite3_column_int64(stmt_, col);
+}
+double Statement::real(int col) const {
+  return sqlite3_column_double(stmt_, col);
+}
 std::string Statement::text(int col) const {
   const auto* p = sqlite3_column_text(stmt_, col);
   return p ? std::string(reinterpret_cast<const char*>(p),
@@ -120,14 +127,20 @@ Query Database::query(const std::string& sql) {
   return Query(it->second);
 }
 
-std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
-int Database::changes() const { return sqlite3_changes(db_); }
+std::int64_t Database::last_insert_rowid() const {
+  return sqlite3_last_insert_rowid(db_);
+}
+int Database::changes() const {
+  return sqlite3_changes(db_);
+}
 
 void Database::fail(const std::string& what) const {
   throw ToolError("store " + path_ + ": " + what + ": " + sqlite3_errmsg(db_));
 }
 
-WriteTransaction::WriteTransaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+WriteTransaction::WriteTransaction(Database& db) : db_(db) {
+  db_.exec("BEGIN IMMEDIATE");
+}
 
 WriteTransaction::~WriteTransaction() {
   if (!done_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);

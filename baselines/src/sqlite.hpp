@@ -34,8 +34,8 @@ class Statement {
   Statement& bind_blob(int pos, const void* data, std::size_t bytes);
   Statement& bind_null(int pos);
 
-  bool step();  // true: a row is ready; false: done
-  void run();   // steps to completion (for writes)
+  bool step();   // true: a row is ready; false: done
+  void run();    // steps to completion (for writes)
   void reset();  // ready for new bindings
 
   bool is_null(int col) const;

@@ -60,7 +60,7 @@ class SqliteStore final : public Store {
 
  private:
   void require_writable(const std::string& what) const;  // ToolError in read-only mode
-  std::int64_t run_id(const std::string& uuid);           // InputError when unknown
+  std::int64_t run_id(const std::string& uuid);          // InputError when unknown
   std::int64_t fingerprint_id(const Fingerprint& fp);
   std::int64_t series_id(const Result& result);
   std::optional<std::int64_t> find_series(const std::string& series_key);
@@ -73,8 +73,8 @@ class SqliteStore final : public Store {
   struct NightlyWalk {
     std::vector<std::string> chosen, chosen_labels, skipped;
   };
-  NightlyWalk walk_nightlies(const BaselinePolicy& policy, const std::optional<std::string>& fingerprint,
-                             std::size_t wanted);
+  NightlyWalk walk_nightlies(const BaselinePolicy& policy,
+                             const std::optional<std::string>& fingerprint, std::size_t wanted);
 
   std::filesystem::path path_;
   OpenMode mode_;

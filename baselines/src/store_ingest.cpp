@@ -104,7 +104,11 @@ IngestOutcome SqliteStore::ingest(const Run& run) {
         .bind(4, r.message)
         .bind(5, static_cast<std::int64_t>(s.n));
     if (s.n > 0) {
-      insert_result->bind(6, s.median).bind(7, s.mean).bind(8, s.min).bind(9, s.max).bind(10, s.mad);
+      insert_result->bind(6, s.median)
+          .bind(7, s.mean)
+          .bind(8, s.min)
+          .bind(9, s.max)
+          .bind(10, s.mad);
     }
     if (r.scale) {
       insert_result->bind(11, std::int64_t{r.scale->nodes})

@@ -24,8 +24,8 @@ PruneOutcome SqliteStore::prune_samples(const std::string& cutoff_iso8601) {
     out.results = static_cast<std::size_t>(count->int64(0));
     out.samples = static_cast<std::size_t>(count->int64(1));
   }
-  auto del = db_.query(
-      "DELETE FROM samples WHERE run_id IN (SELECT id FROM runs WHERE started_at < ?1)");
+  auto del =
+      db_.query("DELETE FROM samples WHERE run_id IN (SELECT id FROM runs WHERE started_at < ?1)");
   del->bind(1, cutoff_iso8601).run();
   tx.commit();
   return out;
@@ -87,13 +87,12 @@ void SqliteStore::export_to(std::ostream& out, ExportFormat format) {
     for (const auto& r : run.results) {
       std::string samples;
       for (double v : r.samples) samples += (samples.empty() ? "" : " ") + fmt::format("{}", v);
-      out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(run.uuid),
-                         csv_field(run.suite), csv_field(run.code.branch),
+      out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                         csv_field(run.uuid), csv_field(run.suite), csv_field(run.code.branch),
                          csv_field(run.code.commit), csv_field(run.started_at),
                          to_string(run.status), csv_field(r.key.id()), csv_field(r.unit),
-                         to_string(r.direction), to_string(r.status), r.summary.n,
-                         r.summary.median, r.summary.mean, r.summary.min, r.summary.max,
-                         r.summary.mad, samples);
+                         to_string(r.direction), to_string(r.status), r.summary.n, r.summary.median,
+                         r.summary.mean, r.summary.min, r.summary.max, r.summary.mad, samples);
     }
   }
 }

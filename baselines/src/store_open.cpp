@@ -11,7 +11,8 @@ namespace {
 int open_flags(const std::filesystem::path& path, OpenMode mode) {
   if (mode == OpenMode::read_only) {
     if (!std::filesystem::exists(path))
-      throw ToolError("store " + path.string() + ": no such file (read-only mode never creates one)");
+      throw ToolError("store " + path.string() +
+                      ": no such file (read-only mode never creates one)");
     return SQLITE_OPEN_READONLY;
   }
   return SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -38,7 +39,9 @@ void SqliteStore::require_writable(const std::string& what) const {
     throw ToolError("store " + path_.string() + " is open read-only: cannot " + what);
 }
 
-int SqliteStore::schema_version() { return stored_schema_version(db_); }
+int SqliteStore::schema_version() {
+  return stored_schema_version(db_);
+}
 
 std::unique_ptr<Store> Store::open(const std::filesystem::path& path, OpenMode mode) {
   return std::make_unique<SqliteStore>(path, mode);

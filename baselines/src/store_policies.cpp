@@ -11,9 +11,12 @@ namespace perfgate::baselines {
 namespace {
 std::string_view kind_text(BaselinePolicy::Kind k) {
   switch (k) {
-    case BaselinePolicy::Kind::pinned_run: return "pinned";
-    case BaselinePolicy::Kind::latest_nightly: return "latest_nightly";
-    case BaselinePolicy::Kind::pooled_last_k: return "pooled";
+    case BaselinePolicy::Kind::pinned_run:
+      return "pinned";
+    case BaselinePolicy::Kind::latest_nightly:
+      return "latest_nightly";
+    case BaselinePolicy::Kind::pooled_last_k:
+      return "pooled";
   }
   return "pinned";
 }
@@ -32,7 +35,8 @@ std::optional<std::string> optional_text(sql::Statement& s, int col) {
 std::string describe(const BaselinePolicy& p) {
   const std::string suite = p.suite ? " in suite " + *p.suite : "";
   switch (p.kind) {
-    case BaselinePolicy::Kind::pinned_run: return "pinned run " + p.run_uuid;
+    case BaselinePolicy::Kind::pinned_run:
+      return "pinned run " + p.run_uuid;
     case BaselinePolicy::Kind::latest_nightly:
       return "latest complete nightly on " + p.branch.value_or("?") + suite;
     case BaselinePolicy::Kind::pooled_last_k:
@@ -141,19 +145,22 @@ ResolvedBaseline SqliteStore::resolve_baseline_for(const std::string& name,
   std::string text = "baseline " + name + ": " + describe(p) +
                      (fingerprint ? " with fingerprint " + *fingerprint : "");
   if (out.run_uuids.empty())
-    throw InsufficientDataError(text + ": no eligible run" +
-                                (walk.skipped.empty() ? "" : " (skipped " + fmt::format("{}", fmt::join(walk.skipped, "; ")) + ")"));
+    throw InsufficientDataError(
+        text + ": no eligible run" +
+        (walk.skipped.empty()
+             ? ""
+             : " (skipped " + fmt::format("{}", fmt::join(walk.skipped, "; ")) + ")"));
   text += " -> " + fmt::format("{}", fmt::join(walk.chosen_labels, ", "));
   if (out.run_uuids.size() < wanted)
     text += fmt::format(" (only {} of {} wanted)", out.run_uuids.size(), wanted);
-  if (!walk.skipped.empty()) text += "; skipped " + fmt::format("{}", fmt::join(walk.skipped, "; "));
+  if (!walk.skipped.empty())
+    text += "; skipped " + fmt::format("{}", fmt::join(walk.skipped, "; "));
   out.explanation = text;
   return out;
 }
 
-std::vector<std::string> SqliteStore::eligible_nightlies(const std::string& name,
-                                                         const std::optional<std::string>& fingerprint,
-                                                         std::size_t count) {
+std::vector<std::string> SqliteStore::eligible_nightlies(
+    const std::string& name, const std::optional<std::string>& fingerprint, std::size_t count) {
   const BaselinePolicy p = get_baseline(name);
   if (p.kind == BaselinePolicy::Kind::pinned_run) return {p.run_uuid};
   return walk_nightlies(p, fingerprint, count).chosen;

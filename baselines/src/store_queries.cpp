@@ -123,8 +123,12 @@ Run SqliteStore::load_run(const std::string& uuid) {
     r.direction = direction_from_string(rq->text(4));
     r.status = result_status_from_string(rq->text(5));
     r.message = rq->text(6);
-    r.summary = {static_cast<std::size_t>(rq->int64(7)), rq->real(8), rq->real(9),
-                 rq->real(10), rq->real(11), rq->real(12)};
+    r.summary = {static_cast<std::size_t>(rq->int64(7)),
+                 rq->real(8),
+                 rq->real(9),
+                 rq->real(10),
+                 rq->real(11),
+                 rq->real(12)};
     if (!rq->is_null(13))
       r.scale = Scale{static_cast<int>(rq->int64(13)), static_cast<int>(rq->int64(14)),
                       static_cast<int>(rq->int64(15))};
@@ -181,8 +185,12 @@ std::vector<HistoryPoint> SqliteStore::history(const std::string& series_key,
     p.branch = q->text(2);
     p.started_at = q->text(3);
     p.status = result_status_from_string(q->text(4));
-    p.summary = {static_cast<std::size_t>(q->int64(5)), q->real(6), q->real(7), q->real(8),
-                 q->real(9), q->real(10)};
+    p.summary = {static_cast<std::size_t>(q->int64(5)),
+                 q->real(6),
+                 q->real(7),
+                 q->real(8),
+                 q->real(9),
+                 q->real(10)};
     if (!q->is_null(11)) {
       const auto [data, bytes] = q->blob_view(11);
       p.samples = decode_samples(data, bytes);

@@ -101,7 +101,8 @@ class Reader {
       return null_value;
     }
     const bool number_ok = type == json::value_t::number_float && it->is_number();
-    if (it->type() != type && !number_ok) fail(field, std::string("expected ") + type_name(type) + ", got " + it->type_name());
+    if (it->type() != type && !number_ok)
+      fail(field, std::string("expected ") + type_name(type) + ", got " + it->type_name());
     return *it;
   }
   std::string str(const std::string& field, bool required = true, std::string def = {}) const {
@@ -131,9 +132,12 @@ class Reader {
     const auto& n = node(field, json::value_t::object, false);
     if (n.is_null()) return out;
     for (const auto& [k, v] : n.items()) {
-      if (v.is_string()) out[k] = v.get<std::string>();
-      else if (v.is_number() || v.is_boolean()) out[k] = v.dump();
-      else fail(field + "." + k, "expected a string");
+      if (v.is_string())
+        out[k] = v.get<std::string>();
+      else if (v.is_number() || v.is_boolean())
+        out[k] = v.dump();
+      else
+        fail(field + "." + k, "expected a string");
     }
     return out;
   }
@@ -147,11 +151,16 @@ class Reader {
   }
   static const char* type_name(json::value_t t) {
     switch (t) {
-      case json::value_t::object: return "an object";
-      case json::value_t::array: return "an array";
-      case json::value_t::string: return "a string";
-      case json::value_t::boolean: return "a boolean";
-      default: return "a number";
+      case json::value_t::object:
+        return "an object";
+      case json::value_t::array:
+        return "an array";
+      case json::value_t::string:
+        return "a string";
+      case json::value_t::boolean:
+        return "a boolean";
+      default:
+        return "a number";
     }
   }
   const json& j_;
@@ -217,12 +226,14 @@ Result result_from_json(const Reader& r) {
 }  // namespace
 
 json to_document(const Run& run) {
-  json context = {{"date", run.started_at},
-                  {"host_name", run.fingerprint.info.count("host") ? run.fingerprint.info.at("host") : ""},
-                  {"num_cpus", std::thread::hardware_concurrency()},
-                  {"library_build_type", run.fingerprint.comparable.count("build.type")
-                                             ? run.fingerprint.comparable.at("build.type") : ""},
-                  {"perfgate_schema", "perfgate-result/" + std::to_string(kDocumentSchemaVersion)}};
+  json context = {
+      {"date", run.started_at},
+      {"host_name", run.fingerprint.info.count("host") ? run.fingerprint.info.at("host") : ""},
+      {"num_cpus", std::thread::hardware_concurrency()},
+      {"library_build_type", run.fingerprint.comparable.count("build.type")
+                                 ? run.fingerprint.comparable.at("build.type")
+                                 : ""},
+      {"perfgate_schema", "perfgate-result/" + std::to_string(kDocumentSchemaVersion)}};
   json results = json::array();
   for (const auto& r : run.results) results.push_back(result_to_json(r));
   json doc = {{"context", context},
@@ -285,8 +296,8 @@ Run from_document(const json& doc, const std::string& source) {
 
   const auto& results = pg.node("results", json::value_t::array);
   for (std::size_t i = 0; i < results.size(); ++i)
-    run.results.push_back(
-        result_from_json(Reader(results[i], "perfgate.results[" + std::to_string(i) + "]", source)));
+    run.results.push_back(result_from_json(
+        Reader(results[i], "perfgate.results[" + std::to_string(i) + "]", source)));
   return run;
 }
 

@@ -22,7 +22,9 @@
 
 namespace perfgate {
 
-BuildInfo this_build() { return {PERFGATE_COMPILER, PERFGATE_CXX_FLAGS, PERFGATE_BUILD_TYPE}; }
+BuildInfo this_build() {
+  return {PERFGATE_COMPILER, PERFGATE_CXX_FLAGS, PERFGATE_BUILD_TYPE};
+}
 
 namespace {
 
@@ -51,8 +53,11 @@ void add_gpu_keys(Fingerprint& fp) {
   opts.timeout = std::chrono::seconds(20);
   ProcessResult r;
   try {
-    r = run_process({"nvidia-smi", "--query-gpu=name,memory.total,driver_version,mig.mode.current,"
-                                   "ecc.mode.current", "--format=csv,noheader"}, opts);
+    r = run_process({"nvidia-smi",
+                     "--query-gpu=name,memory.total,driver_version,mig.mode.current,"
+                     "ecc.mode.current",
+                     "--format=csv,noheader"},
+                    opts);
   } catch (...) {
     return;
   }

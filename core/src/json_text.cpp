@@ -36,8 +36,10 @@ std::string quote_non_finite(const std::string& text, const std::string& source)
     const char c = text[i];
     if (in_string) {
       out += c;
-      if (c == '\\' && i + 1 < text.size()) out += text[++i];
-      else if (c == '"') in_string = false;
+      if (c == '\\' && i + 1 < text.size())
+        out += text[++i];
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '[' || c == '{') {
@@ -70,9 +72,12 @@ void restore_non_finite(nlohmann::json& j) {
   if (j.is_string()) {
     const auto& s = j.get_ref<const std::string&>();
     if (s.size() > 1 && s[0] == '\x01') {
-      if (s == "\x01perfgate-nan") j = std::numeric_limits<double>::quiet_NaN();
-      else if (s == "\x01perfgate-inf") j = std::numeric_limits<double>::infinity();
-      else if (s == "\x01perfgate-neginf") j = -std::numeric_limits<double>::infinity();
+      if (s == "\x01perfgate-nan")
+        j = std::numeric_limits<double>::quiet_NaN();
+      else if (s == "\x01perfgate-inf")
+        j = std::numeric_limits<double>::infinity();
+      else if (s == "\x01perfgate-neginf")
+        j = -std::numeric_limits<double>::infinity();
     }
   } else if (j.is_structured()) {
     for (auto& child : j) restore_non_finite(child);
@@ -92,13 +97,15 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& sourc
     std::size_t line = 1, col = 1;
     const std::size_t limit = std::min<std::size_t>(e.byte ? e.byte - 1 : 0, text.size());
     for (std::size_t i = 0; i < limit; ++i) {
-      if (text[i] == '\n') ++line, col = 1;
-      else ++col;
+      if (text[i] == '\n')
+        ++line, col = 1;
+      else
+        ++col;
     }
     throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                     ": not valid JSON (" + std::string(e.what()).substr(std::string(e.what()).find(']') + 2) + ")");
-  }
-  catch (const nlohmann::json::exception& e) {
+                     ": not valid JSON (" +
+                     std::string(e.what()).substr(std::string(e.what()).find(']') + 2) + ")");
+  } catch (const nlohmann::json::exception& e) {
     // e.g. a number too large for a double (1e400).
     const std::string what = e.what();
     throw InputError(source + ": not valid JSON (" + what.substr(what.find(']') + 2) + ")");

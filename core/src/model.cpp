@@ -16,7 +16,9 @@ std::string SeriesKey::name() const {
   return out;
 }
 
-std::string SeriesKey::id() const { return name() + "@" + metric; }
+std::string SeriesKey::id() const {
+  return name() + "@" + metric;
+}
 
 SeriesKey SeriesKey::parse_id(const std::string& text) {
   const auto at = text.rfind('@');
@@ -29,7 +31,8 @@ SeriesKey SeriesKey::parse_id(const std::string& text) {
   key.family = name.substr(0, pos);
   while (pos != std::string::npos) {
     const std::size_t next = name.find('/', pos + 1);
-    const std::string part = name.substr(pos + 1, next == std::string::npos ? next : next - pos - 1);
+    const std::string part =
+        name.substr(pos + 1, next == std::string::npos ? next : next - pos - 1);
     const auto colon = part.find(':');
     if (colon == std::string::npos || colon == 0)
       throw InputError("series '" + text + "': parameter '" + part + "' is not KEY:VALUE");
@@ -53,11 +56,16 @@ Enum parse_enum(std::string_view s, const std::array<Enum, N>& values, const cha
 
 std::string_view to_string(ResultStatus s) {
   switch (s) {
-    case ResultStatus::ok: return "ok";
-    case ResultStatus::error: return "error";
-    case ResultStatus::skipped: return "skipped";
-    case ResultStatus::timeout: return "timeout";
-    case ResultStatus::crashed: return "crashed";
+    case ResultStatus::ok:
+      return "ok";
+    case ResultStatus::error:
+      return "error";
+    case ResultStatus::skipped:
+      return "skipped";
+    case ResultStatus::timeout:
+      return "timeout";
+    case ResultStatus::crashed:
+      return "crashed";
   }
   return "error";
 }
@@ -70,9 +78,12 @@ ResultStatus result_status_from_string(std::string_view s) {
 
 std::string_view to_string(RunStatus s) {
   switch (s) {
-    case RunStatus::complete: return "complete";
-    case RunStatus::partial: return "partial";
-    case RunStatus::failed: return "failed";
+    case RunStatus::complete:
+      return "complete";
+    case RunStatus::partial:
+      return "partial";
+    case RunStatus::failed:
+      return "failed";
   }
   return "failed";
 }
@@ -83,9 +94,12 @@ RunStatus run_status_from_string(std::string_view s) {
 
 std::string_view to_string(Trigger t) {
   switch (t) {
-    case Trigger::nightly: return "nightly";
-    case Trigger::premerge: return "premerge";
-    case Trigger::adhoc: return "adhoc";
+    case Trigger::nightly:
+      return "nightly";
+    case Trigger::premerge:
+      return "premerge";
+    case Trigger::adhoc:
+      return "adhoc";
   }
   return "adhoc";
 }
@@ -128,7 +142,8 @@ std::vector<std::string> differing_keys(const Fingerprint& a, const Fingerprint&
     if (std::find(ignored.begin(), ignored.end(), k) != ignored.end()) continue;
     const auto ia = a.comparable.find(k);
     const auto ib = b.comparable.find(k);
-    const bool same = ia != a.comparable.end() && ib != b.comparable.end() && ia->second == ib->second;
+    const bool same =
+        ia != a.comparable.end() && ib != b.comparable.end() && ia->second == ib->second;
     if (!same) out.push_back(k);
   }
   return out;

@@ -36,7 +36,8 @@ std::optional<std::string> find_program(const std::string& name) {
     const std::string dir = dirs.substr(start, end == std::string::npos ? end : end - start);
     const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
     struct stat st {};
-    if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(candidate.c_str(), X_OK) == 0)
+    if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        access(candidate.c_str(), X_OK) == 0)
       return candidate;
     if (end == std::string::npos) break;
     start = end + 1;

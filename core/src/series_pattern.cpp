@@ -36,7 +36,8 @@ void check_repeat_counts(const std::string& re, const std::string& text) {
     if (re[i] != '{' && re[i] != ',') continue;
     std::size_t j = i + 1;
     while (j < re.size() && std::isdigit(static_cast<unsigned char>(re[j]))) ++j;
-    if (j - i - 1 > 4 || (j > i + 1 && std::stol(re.substr(i + 1, j - i - 1)) > SeriesPattern::kMaxRepeatCount))
+    if (j - i - 1 > 4 ||
+        (j > i + 1 && std::stol(re.substr(i + 1, j - i - 1)) > SeriesPattern::kMaxRepeatCount))
       throw InputError("series pattern '" + text + "': repeat count above " +
                        std::to_string(SeriesPattern::kMaxRepeatCount));
   }
@@ -53,7 +54,9 @@ void check_backreferences(const std::string& re, const std::string& text) {
   }
 }
 
-bool is_quantifier(char c) { return c == '*' || c == '+' || c == '?' || c == '{'; }
+bool is_quantifier(char c) {
+  return c == '*' || c == '+' || c == '?' || c == '{';
+}
 
 // Rejects the shapes that make a backtracking matcher (std::regex) exponential: a quantifier
 // applied to a group that already holds one ("(a+)+"), and stacked quantifiers ("a???"), beyond
@@ -111,7 +114,8 @@ SeriesPattern::SeriesPattern(const std::string& text) : text_(text) {
   try {
     regex_.emplace(re);
   } catch (const std::regex_error& e) {
-    throw InputError("series pattern '" + text + "': invalid regular expression (" + e.what() + ")");
+    throw InputError("series pattern '" + text + "': invalid regular expression (" + e.what() +
+                     ")");
   }
 }
 

@@ -8,8 +8,8 @@
 
 namespace {
 
-perfgate::Run make_run(const std::string& uuid, std::size_t series, std::size_t samples, double slowdown,
-                       std::uint64_t seed) {
+perfgate::Run make_run(const std::string& uuid, std::size_t series, std::size_t samples,
+                       double slowdown, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::lognormal_distribution<double> noise(0.0, 0.02);
   perfgate::Run run;
@@ -18,7 +18,8 @@ perfgate::Run make_run(const std::string& uuid, std::size_t series, std::size_t 
     perfgate::Result r;
     r.key.family = "bench/" + std::to_string(i);
     r.key.params["size"] = std::to_string(1024 * (i % 7 + 1));
-    const double level = 1000.0 * (1 + static_cast<double>(i % 13)) * (i % 10 == 0 ? 1 + slowdown : 1.0);
+    const double level =
+        1000.0 * (1 + static_cast<double>(i % 13)) * (i % 10 == 0 ? 1 + slowdown : 1.0);
     for (std::size_t s = 0; s < samples; ++s) r.samples.push_back(level * noise(rng));
     r.summary = perfgate::summarize(r.samples);
     run.results.push_back(std::move(r));
@@ -39,7 +40,11 @@ void BM_CompareRuns(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(series));
 }
-BENCHMARK(BM_CompareRuns)->Args({10000, 30})->Args({10000, 10})->Args({1000, 30})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CompareRuns)
+    ->Args({10000, 30})
+    ->Args({10000, 10})
+    ->Args({1000, 30})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

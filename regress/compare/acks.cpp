@@ -17,7 +17,9 @@ void AckRules::apply(VerdictRecord& verdict, Direction direction) const {
   for (auto it = active_.rbegin(); it != active_.rend(); ++it) {  // newest ack first
     const auto& [pattern, ack] = *it;
     if (!pattern.matches(verdict.series_id)) continue;
-    verdict.details["ack"] = {{"id", ack.id}, {"reason", ack.reason}, {"author", ack.author},
+    verdict.details["ack"] = {{"id", ack.id},
+                              {"reason", ack.reason},
+                              {"author", ack.author},
                               {"expires_at", ack.expires_at}};
     if (ack.expected_ratio) {
       verdict.details["ack"]["expected_ratio"] = *ack.expected_ratio;

@@ -29,7 +29,8 @@ int Comparison::exit_code() const {
     return it == counts.end() ? std::size_t{0} : it->second;
   };
   // A failed candidate benchmark is missing data, never a silent pass.
-  if (!differing_keys.empty() || count(VerdictKind::not_comparable) > 0 || count(VerdictKind::failed) > 0)
+  if (!differing_keys.empty() || count(VerdictKind::not_comparable) > 0 ||
+      count(VerdictKind::failed) > 0)
     return exit_code::not_comparable;
   return exit_code::pass;
 }
@@ -49,26 +50,38 @@ struct Pending {
 
 int severity(VerdictKind k) {
   switch (k) {
-    case VerdictKind::regression: return 0;
-    case VerdictKind::failed: return 1;
-    case VerdictKind::not_comparable: return 2;
-    case VerdictKind::missing: return 3;
-    case VerdictKind::acknowledged: return 4;
-    case VerdictKind::inconclusive: return 5;
-    case VerdictKind::new_series: return 6;
-    case VerdictKind::improvement: return 7;
-    case VerdictKind::same: return 8;
+    case VerdictKind::regression:
+      return 0;
+    case VerdictKind::failed:
+      return 1;
+    case VerdictKind::not_comparable:
+      return 2;
+    case VerdictKind::missing:
+      return 3;
+    case VerdictKind::acknowledged:
+      return 4;
+    case VerdictKind::inconclusive:
+      return 5;
+    case VerdictKind::new_series:
+      return 6;
+    case VerdictKind::improvement:
+      return 7;
+    case VerdictKind::same:
+      return 8;
   }
   return 9;
 }
 
 // Within one verdict kind, the biggest change for the worse comes first.
 double worse_first_key(const VerdictRecord& v) {
-  const bool higher_better = v.details.value("direction", "") == to_string(Direction::higher_is_better);
-  return detail::worse_ratio(v.ratio.value_or(1), higher_better ? Direction::higher_is_better : Direction::lower_is_better);
+  const bool higher_better =
+      v.details.value("direction", "") == to_string(Direction::higher_is_better);
+  return detail::worse_ratio(v.ratio.value_or(1), higher_better ? Direction::higher_is_better
+                                                                : Direction::lower_is_better);
 }
 
-std::vector<std::string> differing_fingerprint_keys(const std::vector<Run>& baseline, const Run& candidate,
+std::vector<std::string> differing_fingerprint_keys(const std::vector<Run>& baseline,
+                                                    const Run& candidate,
                                                     const std::vector<std::string>& ignored) {
   std::set<std::string> keys;
   for (const Run& b : baseline)
@@ -86,7 +99,8 @@ VerdictRecord start_record(const MatchedSeries& m, const std::vector<std::string
   v.details["unit"] = r.unit;
   v.details["direction"] = std::string(to_string(r.direction));
   if (m.scale)
-    v.details["scale"] = {{"nodes", m.scale->nodes}, {"gpus_per_node", m.scale->gpus_per_node},
+    v.details["scale"] = {{"nodes", m.scale->nodes},
+                          {"gpus_per_node", m.scale->gpus_per_node},
                           {"ranks", m.scale->ranks}};
   return v;
 }
@@ -135,8 +149,8 @@ bool classify(const MatchedSeries& m, const std::vector<std::string>& differing,
   return true;
 }
 
-GeomeanRatio geometric_mean(const std::vector<VerdictRecord>& verdicts, const std::vector<Pending>& pending,
-                            double alpha) {
+GeomeanRatio geometric_mean(const std::vector<VerdictRecord>& verdicts,
+                            const std::vector<Pending>& pending, double alpha) {
   GeomeanRatio g;
   double sum = 0, variance = 0;
   const double z = stats::normal_quantile(1 - alpha / 2);
@@ -167,7 +181,8 @@ Comparison compare_runs(const std::vector<Run>& baseline, const Run& candidate,
   Comparison out;
   for (const Run& b : baseline) out.baseline_runs.push_back(b.uuid);
   out.candidate_run = candidate.uuid;
-  out.differing_keys = differing_fingerprint_keys(baseline, candidate, config.ignored_fingerprint_keys);
+  out.differing_keys =
+      differing_fingerprint_keys(baseline, candidate, config.ignored_fingerprint_keys);
   const detail::ToleranceRules tolerances(config);
   const detail::AckRules ack_rules(acks, config.now.empty() ? utc_now_iso8601() : config.now);
 
@@ -184,7 +199,8 @@ Comparison compare_runs(const std::vector<Run>& baseline, const Run& candidate,
       v.ratio_low = stats.low;
       v.ratio_high = stats.high;
       v.p_value = stats.p_value;
-      pending.push_back({out.verdicts.size(), std::move(stats), m.candidate->direction, efficiency});
+      pending.push_back(
+          {out.verdicts.size(), std::move(stats), m.candidate->direction, efficiency});
     }
     out.verdicts.push_back(std::move(v));
   }
@@ -198,11 +214,13 @@ Comparison compare_runs(const std::vector<Run>& baseline, const Run& candidate,
     }
   }
   const std::vector<double> adjusted = stats::benjamini_hochberg(p_values);
-  for (std::size_t j = 0; j < tested.size(); ++j) out.verdicts[pending[tested[j]].verdict_index].p_adjusted = adjusted[j];
+  for (std::size_t j = 0; j < tested.size(); ++j)
+    out.verdicts[pending[tested[j]].verdict_index].p_adjusted = adjusted[j];
 
   for (const Pending& p : pending) {
     VerdictRecord& v = out.verdicts[p.verdict_index];
-    const detail::Decision d = detail::decide(p.stats, v.p_adjusted, v.tolerance, p.direction, config.alpha, p.efficiency);
+    const detail::Decision d =
+        detail::decide(p.stats, v.p_adjusted, v.tolerance, p.direction, config.alpha, p.efficiency);
     v.kind = d.kind;
     v.reason = d.reason;
     v.repetitions_needed = d.repetitions_needed;
@@ -210,10 +228,12 @@ Comparison compare_runs(const std::vector<Run>& baseline, const Run& candidate,
   }
   out.geomean = geometric_mean(out.verdicts, pending, config.alpha);
 
-  std::stable_sort(out.verdicts.begin(), out.verdicts.end(), [](const VerdictRecord& a, const VerdictRecord& b) {
-    if (severity(a.kind) != severity(b.kind)) return severity(a.kind) < severity(b.kind);
-    return worse_first_key(a) > worse_first_key(b);
-  });
+  std::stable_sort(out.verdicts.begin(), out.verdicts.end(),
+                   [](const VerdictRecord& a, const VerdictRecord& b) {
+                     if (severity(a.kind) != severity(b.kind))
+                       return severity(a.kind) < severity(b.kind);
+                     return worse_first_key(a) > worse_first_key(b);
+                   });
   for (const VerdictRecord& v : out.verdicts) ++out.counts[v.kind];
   return out;
 }

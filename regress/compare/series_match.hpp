@@ -9,10 +9,10 @@
 namespace perfgate::regress::detail {
 
 struct MatchedSeries {
-  std::string id;                         // SeriesKey::id()
-  std::optional<Scale> scale;             // sweep series are matched per scale point
-  std::vector<const Result*> baseline;    // one per baseline run holding the series
-  const Result* candidate = nullptr;      // null: MISSING
+  std::string id;                       // SeriesKey::id()
+  std::optional<Scale> scale;           // sweep series are matched per scale point
+  std::vector<const Result*> baseline;  // one per baseline run holding the series
+  const Result* candidate = nullptr;    // null: MISSING
   const Result& any() const { return candidate ? *candidate : *baseline.front(); }
 };
 

@@ -6,7 +6,8 @@
 namespace perfgate::regress::detail {
 
 ToleranceRules::ToleranceRules(const CompareConfig& config) : config_(config) {
-  for (const ToleranceOverride& o : config.overrides) overrides_.emplace_back(SeriesPattern(o.pattern), o);
+  for (const ToleranceOverride& o : config.overrides)
+    overrides_.emplace_back(SeriesPattern(o.pattern), o);
 }
 
 double ToleranceRules::for_series(const std::string& series_id, bool efficiency,

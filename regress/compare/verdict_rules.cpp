@@ -55,7 +55,8 @@ Decision decide(const PairStatistics& s, std::optional<double> p_adjusted, doubl
   if (*s.low >= down && *s.high <= up) return {VerdictKind::same, "interval_within_tolerance", 0};
   if (worse_beyond || better_beyond)
     return {VerdictKind::inconclusive, "not_significant_after_fdr", 0};
-  return {VerdictKind::inconclusive, "interval_straddles_tolerance", repetitions_to_decide(s, tolerance)};
+  return {VerdictKind::inconclusive, "interval_straddles_tolerance",
+          repetitions_to_decide(s, tolerance)};
 }
 
 }  // namespace perfgate::regress::detail

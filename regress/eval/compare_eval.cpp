@@ -10,11 +10,15 @@
 namespace perfgate::eval {
 
 double DetectorScore::false_per_1000() const {
-  return null_series ? 1000.0 * static_cast<double>(false_regressions) / static_cast<double>(null_series) : 0;
+  return null_series
+             ? 1000.0 * static_cast<double>(false_regressions) / static_cast<double>(null_series)
+             : 0;
 }
 
 double DetectorScore::detection(std::size_t slowdown) const {
-  return slowed[slowdown] ? static_cast<double>(detected[slowdown]) / static_cast<double>(slowed[slowdown]) : 0;
+  return slowed[slowdown]
+             ? static_cast<double>(detected[slowdown]) / static_cast<double>(slowed[slowdown])
+             : 0;
 }
 
 namespace {
@@ -28,8 +32,8 @@ Result series(std::size_t index, std::vector<double> samples) {
 }
 
 // One comparison; `slowdown` < 0 is A/A. Scores the first `slowed` series as changed.
-void score_comparison(Generator& gen, const NoiseSpec& noise, int slowdown, const CompareEvalConfig& config,
-                      CompareEvalRow& row) {
+void score_comparison(Generator& gen, const NoiseSpec& noise, int slowdown,
+                      const CompareEvalConfig& config, CompareEvalRow& row) {
   Run base, cand;
   base.uuid = "baseline";
   cand.uuid = "candidate";
@@ -50,7 +54,8 @@ void score_comparison(Generator& gen, const NoiseSpec& noise, int slowdown, cons
   for (std::size_t i = 0; i < config.series_per_comparison; ++i) {
     const auto& b = base.results[i].samples;
     const auto& k = cand.results[i].samples;
-    const bool verdicts[] = {flagged[i], naive_threshold_regression(b, k), naive_u_test_regression(b, k)};
+    const bool verdicts[] = {flagged[i], naive_threshold_regression(b, k),
+                             naive_u_test_regression(b, k)};
     DetectorScore* scores[] = {&row.perfgate, &row.threshold, &row.u_test};
     for (int d = 0; d < 3; ++d) {
       if (i < slowed) {
@@ -66,14 +71,16 @@ void score_comparison(Generator& gen, const NoiseSpec& noise, int slowdown, cons
 
 }  // namespace
 
-std::vector<CompareEvalRow> run_compare_eval(const CompareEvalConfig& config, const std::vector<NoiseSpec>& noises) {
+std::vector<CompareEvalRow> run_compare_eval(const CompareEvalConfig& config,
+                                             const std::vector<NoiseSpec>& noises) {
   std::vector<CompareEvalRow> rows;
   Generator gen(config.seed);
   for (const NoiseSpec& noise : noises) {
     CompareEvalRow row;
     row.noise = noise;
     for (int slowdown = -1; slowdown < static_cast<int>(kSlowdowns.size()); ++slowdown)
-      for (std::size_t n = 0; n < config.comparisons; ++n) score_comparison(gen, noise, slowdown, config, row);
+      for (std::size_t n = 0; n < config.comparisons; ++n)
+        score_comparison(gen, noise, slowdown, config, row);
     rows.push_back(row);
   }
   return rows;

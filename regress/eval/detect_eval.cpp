@@ -17,8 +17,8 @@ double DetectScore::recall() const {
 namespace {
 
 // One-to-one matching of found to true change points within the tolerance, in index order.
-void score(const std::vector<std::size_t>& truth, const std::vector<std::size_t>& found, std::size_t tolerance,
-           DetectScore& s) {
+void score(const std::vector<std::size_t>& truth, const std::vector<std::size_t>& found,
+           std::size_t tolerance, DetectScore& s) {
   s.true_points += truth.size();
   s.found += found.size();
   std::vector<bool> used(truth.size(), false);
@@ -36,7 +36,8 @@ void score(const std::vector<std::size_t>& truth, const std::vector<std::size_t>
 
 }  // namespace
 
-std::vector<DetectEvalRow> run_detect_eval(const DetectEvalConfig& config, const std::vector<double>& cvs) {
+std::vector<DetectEvalRow> run_detect_eval(const DetectEvalConfig& config,
+                                           const std::vector<double>& cvs) {
   std::vector<DetectEvalRow> rows;
   Generator gen(config.seed);
   for (const double drift : {0.0, 0.02}) {
@@ -49,12 +50,14 @@ std::vector<DetectEvalRow> run_detect_eval(const DetectEvalConfig& config, const
       spec.drift = drift;
       for (std::size_t h = 0; h < config.histories; ++h) {
         const LabelledHistory history = gen.history(spec);
-        const regress::ChangeReport report = regress::detect_change_points(history.values, {}, regress::DetectConfig{});
+        const regress::ChangeReport report =
+            regress::detect_change_points(history.values, {}, regress::DetectConfig{});
         std::vector<std::size_t> found;
         for (const auto& cp : report.change_points)
           if (cp.confirmed) found.push_back(cp.index);
         score(history.change_points, found, config.tolerance, row.perfgate);
-        score(history.change_points, naive_jump_changes(history.values), config.tolerance, row.naive_jump);
+        score(history.change_points, naive_jump_changes(history.values), config.tolerance,
+              row.naive_jump);
       }
       rows.push_back(row);
     }

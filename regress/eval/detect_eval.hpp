@@ -25,6 +25,7 @@ struct DetectEvalRow {
   DetectScore perfgate, naive_jump;
 };
 
-std::vector<DetectEvalRow> run_detect_eval(const DetectEvalConfig& config, const std::vector<double>& cvs);
+std::vector<DetectEvalRow> run_detect_eval(const DetectEvalConfig& config,
+                                           const std::vector<double>& cvs);
 
 }  // namespace perfgate::eval

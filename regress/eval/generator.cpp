@@ -7,9 +7,12 @@ namespace perfgate::eval {
 
 std::string to_string(NoiseKind kind) {
   switch (kind) {
-    case NoiseKind::lognormal: return "log-normal";
-    case NoiseKind::bimodal: return "bimodal";
-    case NoiseKind::outliers: return "outliers";
+    case NoiseKind::lognormal:
+      return "log-normal";
+    case NoiseKind::bimodal:
+      return "bimodal";
+    case NoiseKind::outliers:
+      return "outliers";
   }
   return "?";
 }
@@ -31,15 +34,16 @@ std::vector<double> Generator::samples(const NoiseSpec& noise, double level, std
 LabelledHistory Generator::history(const HistorySpec& spec) {
   LabelledHistory h;
   std::uniform_int_distribution<std::size_t> step_count(0, spec.max_steps);
-  std::uniform_int_distribution<std::size_t> place(spec.min_spacing, spec.length - spec.min_spacing);
+  std::uniform_int_distribution<std::size_t> place(spec.min_spacing,
+                                                   spec.length - spec.min_spacing);
   const double sizes[] = {0.05, 0.10, 0.20};
   std::uniform_int_distribution<int> size_pick(0, 2), sign_pick(0, 1);
   const std::size_t wanted = step_count(rng_);
   for (int attempt = 0; attempt < 100 && h.change_points.size() < wanted; ++attempt) {
     const std::size_t at = place(rng_);
-    const bool far = std::all_of(h.change_points.begin(), h.change_points.end(), [&](std::size_t c) {
-      return (at > c ? at - c : c - at) >= spec.min_spacing;
-    });
+    const bool far =
+        std::all_of(h.change_points.begin(), h.change_points.end(),
+                    [&](std::size_t c) { return (at > c ? at - c : c - at) >= spec.min_spacing; });
     if (far) h.change_points.push_back(at);
   }
   std::sort(h.change_points.begin(), h.change_points.end());

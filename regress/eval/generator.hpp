@@ -17,17 +17,17 @@ struct NoiseSpec {
 };
 
 struct LabelledHistory {
-  std::vector<double> values;               // one per-run summary per point
-  std::vector<std::size_t> change_points;   // indices where a new level begins
+  std::vector<double> values;              // one per-run summary per point
+  std::vector<std::size_t> change_points;  // indices where a new level begins
 };
 
 struct HistorySpec {
   std::size_t length = 100;
   double cv = 0.01;
   std::size_t max_steps = 3;
-  std::size_t min_spacing = 12;     // between steps and from either end
-  double outlier_rate = 0.02;       // single spikes of ±30 %
-  double drift = 0.0;               // total slow relative drift over the history
+  std::size_t min_spacing = 12;  // between steps and from either end
+  double outlier_rate = 0.02;    // single spikes of ±30 %
+  double drift = 0.0;            // total slow relative drift over the history
 };
 
 class Generator {

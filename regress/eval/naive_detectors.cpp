@@ -8,11 +8,13 @@ namespace perfgate::eval {
 
 using regress::stats::median;
 
-bool naive_threshold_regression(const std::vector<double>& baseline, const std::vector<double>& candidate) {
+bool naive_threshold_regression(const std::vector<double>& baseline,
+                                const std::vector<double>& candidate) {
   return median(candidate) > 1.05 * median(baseline);
 }
 
-bool naive_u_test_regression(const std::vector<double>& baseline, const std::vector<double>& candidate) {
+bool naive_u_test_regression(const std::vector<double>& baseline,
+                             const std::vector<double>& candidate) {
   return median(candidate) > median(baseline) &&
          regress::stats::mann_whitney(baseline, candidate).p_value < 0.05;
 }

@@ -30,7 +30,8 @@ class Segmenter {
 
   std::vector<Boundary> run() {
     split(0, values_.size());
-    std::sort(boundaries_.begin(), boundaries_.end(), [](auto& a, auto& b) { return a.index < b.index; });
+    std::sort(boundaries_.begin(), boundaries_.end(),
+              [](auto& a, auto& b) { return a.index < b.index; });
     return boundaries_;
   }
 
@@ -38,7 +39,8 @@ class Segmenter {
   void split(std::size_t begin, std::size_t end) {
     const bool newest = end == values_.size();
     const std::size_t min_left = config_.min_segment;
-    const std::size_t min_right = newest ? std::min(config_.confirm, config_.min_segment) : config_.min_segment;
+    const std::size_t min_right =
+        newest ? std::min(config_.confirm, config_.min_segment) : config_.min_segment;
     if (end - begin < min_left + min_right) return;
     const std::vector<double> segment(values_.begin() + static_cast<std::ptrdiff_t>(begin),
                                       values_.begin() + static_cast<std::ptrdiff_t>(end));
@@ -70,15 +72,18 @@ class Segmenter {
   double permutation_p(const std::vector<double>& ranks, double observed, std::size_t min_left,
                        std::size_t min_right) {
     std::vector<double> shuffled(ranks);
-    const auto give_up_after = static_cast<std::size_t>(config_.alpha * static_cast<double>(config_.permutations + 1));
+    const auto give_up_after =
+        static_cast<std::size_t>(config_.alpha * static_cast<double>(config_.permutations + 1));
     std::size_t at_least_as_extreme = 0, done = 0;
     for (; done < config_.permutations; ++done) {
       std::shuffle(shuffled.begin(), shuffled.end(), rng_);
-      if (detail::best_split(shuffled, min_left, min_right).statistic >= observed - 1e-12) ++at_least_as_extreme;
+      if (detail::best_split(shuffled, min_left, min_right).statistic >= observed - 1e-12)
+        ++at_least_as_extreme;
       if (at_least_as_extreme > give_up_after) break;  // already not significant
     }
     if (at_least_as_extreme > give_up_after) return 1.0;
-    return static_cast<double>(1 + at_least_as_extreme) / static_cast<double>(1 + config_.permutations);
+    return static_cast<double>(1 + at_least_as_extreme) /
+           static_cast<double>(1 + config_.permutations);
   }
 
   const std::vector<double>& values_;
@@ -97,16 +102,19 @@ constexpr std::size_t kLevelWindow = 100;
 
 // Relative change across `at` as the Hodges–Lehmann shift of log values: unlike a ratio of
 // medians it does not flip between modes when a bimodal series' mix wobbles (Talos runs5).
-double relative_change(const std::vector<double>& values, std::size_t begin, std::size_t at, std::size_t end) {
+double relative_change(const std::vector<double>& values, std::size_t begin, std::size_t at,
+                       std::size_t end) {
   std::vector<double> before, after;
   for (std::size_t i = std::max(begin, at > kLevelWindow ? at - kLevelWindow : 0); i < at; ++i)
     before.push_back(std::log(values[i]));
-  for (std::size_t i = at; i < std::min(end, at + kLevelWindow); ++i) after.push_back(std::log(values[i]));
+  for (std::size_t i = at; i < std::min(end, at + kLevelWindow); ++i)
+    after.push_back(std::log(values[i]));
   return std::expm1(stats::hodges_lehmann(before, after, 0.95).estimate);
 }
 
 // Drops, smallest first, boundaries whose neighbouring levels differ by less than min_change.
-void merge_small_steps(const std::vector<double>& values, std::vector<Boundary>& boundaries, double min_change) {
+void merge_small_steps(const std::vector<double>& values, std::vector<Boundary>& boundaries,
+                       double min_change) {
   while (!boundaries.empty()) {
     std::size_t weakest = 0;
     double weakest_change = INFINITY;
@@ -125,8 +133,8 @@ void merge_small_steps(const std::vector<double>& values, std::vector<Boundary>&
 }
 
 // The newest few points, all off the last level in one direction, are a suspected change.
-std::optional<std::size_t> suspected_tail(const std::vector<double>& values, std::size_t segment_begin,
-                                          const DetectConfig& config) {
+std::optional<std::size_t> suspected_tail(const std::vector<double>& values,
+                                          std::size_t segment_begin, const DetectConfig& config) {
   const std::size_t n = values.size();
   if (config.confirm < 2 || n < 2) return std::nullopt;
   for (std::size_t tail = std::min(config.confirm, n) - 1; tail >= 1; --tail) {
@@ -141,8 +149,8 @@ std::optional<std::size_t> suspected_tail(const std::vector<double>& values, std
     for (std::size_t i = start; i < n && all_off; ++i) {
       const double change = values[i] / level - 1;
       const int sign = change > 0 ? 1 : -1;
-      all_off = std::fabs(change) >= config.min_change && std::fabs(values[i] - level) > 3 * spread &&
-                (direction == 0 || sign == direction);
+      all_off = std::fabs(change) >= config.min_change &&
+                std::fabs(values[i] - level) > 3 * spread && (direction == 0 || sign == direction);
       direction = sign;
     }
     if (all_off) return start;
@@ -152,13 +160,15 @@ std::optional<std::size_t> suspected_tail(const std::vector<double>& values, std
 
 }  // namespace
 
-ChangeReport detect_change_points(const std::vector<double>& values, const std::vector<std::string>& labels,
+ChangeReport detect_change_points(const std::vector<double>& values,
+                                  const std::vector<std::string>& labels,
                                   const DetectConfig& config) {
   if (!labels.empty() && labels.size() != values.size())
     throw InputError(fmt::format("detect: {} labels for {} values", labels.size(), values.size()));
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (!std::isfinite(values[i]) || values[i] <= 0)
-      throw InputError(fmt::format("detect: value[{}] = {} is not a positive finite number", i, values[i]));
+      throw InputError(
+          fmt::format("detect: value[{}] = {} is not a positive finite number", i, values[i]));
   }
   const auto label = [&](std::size_t i) { return labels.empty() ? std::to_string(i) : labels[i]; };
   std::vector<Boundary> boundaries = Segmenter(values, config).run();
@@ -192,7 +202,8 @@ ChangeReport detect_change_points(const std::vector<double>& values, const std::
     report.change_points.push_back(cp);
   }
   for (ChangePoint& cp : report.change_points)
-    cp.regression = config.direction == Direction::lower_is_better ? cp.relative_change > 0 : cp.relative_change < 0;
+    cp.regression = config.direction == Direction::lower_is_better ? cp.relative_change > 0
+                                                                   : cp.relative_change < 0;
 
   for (std::size_t s = 0; s + 1 < edges.size(); ++s) {
     const std::vector<double> segment(values.begin() + static_cast<std::ptrdiff_t>(edges[s]),

@@ -10,7 +10,8 @@ std::vector<double> midranks(const std::vector<double>& values) {
   const std::size_t n = values.size();
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
   std::vector<double> ranks(n);
   for (std::size_t i = 0; i < n;) {
     std::size_t j = i;
@@ -21,7 +22,8 @@ std::vector<double> midranks(const std::vector<double>& values) {
   return ranks;
 }
 
-BestSplit best_split(const std::vector<double>& ranks, std::size_t min_left, std::size_t min_right) {
+BestSplit best_split(const std::vector<double>& ranks, std::size_t min_left,
+                     std::size_t min_right) {
   BestSplit best;
   const std::size_t n = ranks.size();
   if (n < min_left + min_right) return best;

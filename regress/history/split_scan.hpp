@@ -7,8 +7,8 @@
 namespace perfgate::regress::detail {
 
 struct BestSplit {
-  std::size_t at = 0;      // offset within the segment of the first "after" point
-  double statistic = 0;    // |z| of the best split
+  std::size_t at = 0;    // offset within the segment of the first "after" point
+  double statistic = 0;  // |z| of the best split
 };
 
 // `ranks` are the segment's midranks (any permutation of them is a valid input: the

@@ -36,14 +36,17 @@ double normal_quantile(double probability) {
   return boost::math::quantile(boost::math::normal_distribution<double>{}, probability);
 }
 
-MannWhitney mann_whitney(const std::vector<double>& x, const std::vector<double>& y, Method method) {
+MannWhitney mann_whitney(const std::vector<double>& x, const std::vector<double>& y,
+                         Method method) {
   if (x.empty() || y.empty()) throw std::invalid_argument("mann_whitney: empty sample");
   const std::size_t n1 = x.size(), n2 = y.size(), n = n1 + n2;
   MannWhitney result;
   double tie_term = 0;
   const std::vector<int> ranks = detail::doubled_midranks(x, y, result.ties, tie_term);
-  const int doubled_sum = std::accumulate(ranks.begin(), ranks.begin() + static_cast<std::ptrdiff_t>(n1), 0);
-  const double n1d = static_cast<double>(n1), n2d = static_cast<double>(n2), nd = static_cast<double>(n);
+  const int doubled_sum =
+      std::accumulate(ranks.begin(), ranks.begin() + static_cast<std::ptrdiff_t>(n1), 0);
+  const double n1d = static_cast<double>(n1), n2d = static_cast<double>(n2),
+               nd = static_cast<double>(n);
   result.u = doubled_sum / 2.0 - n1d * (n1d + 1) / 2;
   if (method == Method::exact || (method == Method::automatic && n <= kExactLimit)) {
     result.exact = true;
@@ -69,8 +72,8 @@ MannWhitney mann_whitney(const std::vector<double>& x, const std::vector<double>
 
 double smallest_attainable_p(std::size_t n1, std::size_t n2) {
   if (n1 == 0 || n2 == 0) return 1.0;
-  const double arrangements =
-      boost::math::binomial_coefficient<double>(static_cast<unsigned>(n1 + n2), static_cast<unsigned>(n1));
+  const double arrangements = boost::math::binomial_coefficient<double>(
+      static_cast<unsigned>(n1 + n2), static_cast<unsigned>(n1));
   return std::min(1.0, 2 / arrangements);
 }
 

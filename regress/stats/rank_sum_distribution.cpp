@@ -16,7 +16,8 @@ std::vector<int> doubled_midranks(const std::vector<double>& x, const std::vecto
   all.insert(all.end(), y.begin(), y.end());
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return all[a] < all[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return all[a] < all[b]; });
   std::vector<int> ranks(n);
   any_ties = false;
   tie_term = 0;
@@ -38,16 +39,19 @@ std::vector<int> doubled_midranks(const std::vector<double>& x, const std::vecto
 std::vector<double> rank_sum_pmf(const std::vector<int>& doubled_ranks, std::size_t choose) {
   std::vector<int> sorted(doubled_ranks);
   std::sort(sorted.rbegin(), sorted.rend());
-  const int max_sum = std::accumulate(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(choose), 0);
+  const int max_sum =
+      std::accumulate(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(choose), 0);
   // ways[k][s]: number of k-subsets of the ranks seen so far with doubled sum s.
-  std::vector<std::vector<double>> ways(choose + 1, std::vector<double>(static_cast<std::size_t>(max_sum) + 1, 0.0));
+  std::vector<std::vector<double>> ways(
+      choose + 1, std::vector<double>(static_cast<std::size_t>(max_sum) + 1, 0.0));
   ways[0][0] = 1;
   for (int r : doubled_ranks) {
     for (std::size_t k = choose; k >= 1; --k) {
       auto& to = ways[k];
       const auto& from = ways[k - 1];
       for (int s = max_sum - r; s >= 0; --s) {
-        if (from[static_cast<std::size_t>(s)] != 0) to[static_cast<std::size_t>(s + r)] += from[static_cast<std::size_t>(s)];
+        if (from[static_cast<std::size_t>(s)] != 0)
+          to[static_cast<std::size_t>(s + r)] += from[static_cast<std::size_t>(s)];
       }
     }
   }

@@ -20,7 +20,8 @@ std::size_t critical_count(std::size_t n1, std::size_t n2, double confidence) {
     while (k < pairs && cdf[k] <= tail) ++k;
     return k;
   }
-  const double spread = std::sqrt(static_cast<double>(pairs) * static_cast<double>(n1 + n2 + 1) / 12);
+  const double spread =
+      std::sqrt(static_cast<double>(pairs) * static_cast<double>(n1 + n2 + 1) / 12);
   const double k = std::floor(static_cast<double>(pairs) / 2 - normal_quantile(1 - tail) * spread);
   return k < 1 ? 0 : static_cast<std::size_t>(k);
 }

@@ -8,19 +8,24 @@
 namespace perfgate::scaling {
 
 double scaling_efficiency(double per_rank_throughput, double reference_per_rank_throughput) {
-  return reference_per_rank_throughput > 0 ? per_rank_throughput / reference_per_rank_throughput : 0.0;
+  return reference_per_rank_throughput > 0 ? per_rank_throughput / reference_per_rank_throughput
+                                           : 0.0;
 }
 
 std::string sweep_family(const SweepPlan& plan) {
-  return plan.workload.kind == WorkloadKind::collective ? "sweep." + plan.workload.collective
-                                                        : "sweep." + std::string(to_string(plan.workload.kind));
+  return plan.workload.kind == WorkloadKind::collective
+             ? "sweep." + plan.workload.collective
+             : "sweep." + std::string(to_string(plan.workload.kind));
 }
 
 namespace {
 
 nlohmann::json point_json(const ScalePoint& p) {
-  return {{"nodes", p.nodes}, {"ranks_per_node", p.ranks_per_node}, {"gpus_per_node", p.gpus_per_node},
-          {"ranks", p.ranks()}, {"label", p.label()}};
+  return {{"nodes", p.nodes},
+          {"ranks_per_node", p.ranks_per_node},
+          {"gpus_per_node", p.gpus_per_node},
+          {"ranks", p.ranks()},
+          {"label", p.label()}};
 }
 
 Params series_params(const SweepPlan& plan, const ScalePoint& p, const Params& case_params) {
@@ -31,8 +36,9 @@ Params series_params(const SweepPlan& plan, const ScalePoint& p, const Params& c
   return out;
 }
 
-Result make_result(const SweepPlan& plan, const PointRecord& rec, const Params& params, const std::string& metric,
-                   const std::string& unit, Direction direction, std::vector<double> samples) {
+Result make_result(const SweepPlan& plan, const PointRecord& rec, const Params& params,
+                   const std::string& metric, const std::string& unit, Direction direction,
+                   std::vector<double> samples) {
   Result r;
   r.key = {sweep_family(plan), params, metric};
   r.unit = unit;
@@ -44,7 +50,8 @@ Result make_result(const SweepPlan& plan, const PointRecord& rec, const Params& 
 }
 
 std::string host_of(const PointRecord& rec, int rank) {
-  if (auto it = rec.launch.rank_hosts.find(rank); it != rec.launch.rank_hosts.end()) return it->second;
+  if (auto it = rec.launch.rank_hosts.find(rank); it != rec.launch.rank_hosts.end())
+    return it->second;
   for (const RankInfo& r : rec.readout->ranks)
     if (r.rank == rank) return r.host;
   return "";
@@ -78,32 +85,38 @@ void add_point_results(const SweepPlan& plan, const PointRecord& rec, const Poin
   const Params params = series_params(plan, rec.point, m.params);
   Result time = make_result(plan, rec, params, "time", "us", Direction::lower_is_better, m.time_us);
   nlohmann::json stragglers = nlohmann::json::array();
-  for (int rank : m.straggler_ranks) stragglers.push_back({{"rank", rank}, {"host", host_of(rec, rank)}});
+  for (int rank : m.straggler_ranks)
+    stragglers.push_back({{"rank", rank}, {"host", host_of(rec, rank)}});
   time.extra["per_rank_us"] = m.per_rank_us;
   time.extra["stragglers"] = stragglers;
   nlohmann::json hosts = nlohmann::json::object();
-  for (int rank = 0; rank < rec.point.ranks(); ++rank) hosts[std::to_string(rank)] = host_of(rec, rank);
+  for (int rank = 0; rank < rec.point.ranks(); ++rank)
+    hosts[std::to_string(rank)] = host_of(rec, rank);
   time.extra["rank_hosts"] = hosts;
   run.results.push_back(std::move(time));
 
   const std::vector<double> thr = throughput_samples(m);
   if (m.busbw_gbps) {
     std::vector<double> busbw = thr;  // busbw is the per-rank throughput for collectives
-    run.results.push_back(make_result(plan, rec, params, "busbw", "GB/s", Direction::higher_is_better, busbw));
-  } else {
     run.results.push_back(
-        make_result(plan, rec, params, "throughput", m.throughput_unit, Direction::higher_is_better, thr));
+        make_result(plan, rec, params, "busbw", "GB/s", Direction::higher_is_better, busbw));
+  } else {
+    run.results.push_back(make_result(plan, rec, params, "throughput", m.throughput_unit,
+                                      Direction::higher_is_better, thr));
   }
 
-  nlohmann::json case_out = {{"case", m.case_name}, {"time_us", summarize(m.time_us).median},
+  nlohmann::json case_out = {{"case", m.case_name},
+                             {"time_us", summarize(m.time_us).median},
                              {"per_rank_throughput", m.per_rank_throughput},
-                             {"throughput_unit", m.throughput_unit}, {"stragglers", stragglers}};
+                             {"throughput_unit", m.throughput_unit},
+                             {"stragglers", stragglers}};
   if (m.busbw_gbps) case_out["busbw_gbps"] = *m.busbw_gbps;
   if (ref && m.per_rank_throughput > 0) {  // a 1-rank all_reduce has no efficiency
     const double ref_thr = ref->second->per_rank_throughput;
     std::vector<double> eff;
     for (double t : thr) eff.push_back(scaling_efficiency(t, ref_thr));
-    Result e = make_result(plan, rec, params, "efficiency", "ratio", Direction::higher_is_better, eff);
+    Result e =
+        make_result(plan, rec, params, "efficiency", "ratio", Direction::higher_is_better, eff);
     e.extra["reference"] = ref->first->point.label();
     e.extra["efficiency"] = scaling_efficiency(m.per_rank_throughput, ref_thr);
     case_out["efficiency"] = e.extra["efficiency"];
@@ -114,10 +127,11 @@ void add_point_results(const SweepPlan& plan, const PointRecord& rec, const Poin
     case_out["decomposition"] = m.decomposition;
     for (const auto& [metric, value] : m.decomposition.items()) {
       if (metric == "step_time" || !value.is_number()) continue;
-      const bool ratio = metric == "overlap_fraction" || metric == "mfu" || metric == "overlap_efficiency";
-      run.results.push_back(make_result(plan, rec, params, metric, ratio ? "ratio" : "us",
-                                        ratio ? Direction::higher_is_better : Direction::lower_is_better,
-                                        {value.get<double>()}));
+      const bool ratio =
+          metric == "overlap_fraction" || metric == "mfu" || metric == "overlap_efficiency";
+      run.results.push_back(make_result(
+          plan, rec, params, metric, ratio ? "ratio" : "us",
+          ratio ? Direction::higher_is_better : Direction::lower_is_better, {value.get<double>()}));
     }
   }
   point_out["cases"].push_back(case_out);
@@ -134,8 +148,8 @@ void add_failed_point(const SweepPlan& plan, const PointRecord& rec, Run& run) {
 
 }  // namespace
 
-void aggregate_sweep(const SweepPlan& plan, const std::vector<PointRecord>& points, const SweepContext& context,
-                     Run& run) {
+void aggregate_sweep(const SweepPlan& plan, const std::vector<PointRecord>& points,
+                     const SweepContext& context, Run& run) {
   const auto refs = references(points);
   nlohmann::json sweep = {{"name", plan.name},
                           {"plan", plan.source},
@@ -156,8 +170,10 @@ void aggregate_sweep(const SweepPlan& plan, const std::vector<PointRecord>& poin
     if (!rec.readout) {
       p["status"] = "missing";
       p["reason"] = rec.failure;
-      sweep["missing"].push_back({{"point", rec.point.label()}, {"reason", rec.failure},
-                                  {"job_id", rec.launch.job_id}, {"log_tail", rec.launch.log_tail}});
+      sweep["missing"].push_back({{"point", rec.point.label()},
+                                  {"reason", rec.failure},
+                                  {"job_id", rec.launch.job_id},
+                                  {"log_tail", rec.launch.log_tail}});
       add_failed_point(plan, rec, run);
       sweep["points"].push_back(p);
       continue;

@@ -46,7 +46,8 @@ std::string render_batch_script(const std::string& tmpl, const BatchScriptInput&
     exports += fmt::format("export {}={}\n", k, detail::shell_quote(v));
   }
   std::string extra;
-  if (in.point.gpus_per_node > 0) extra += fmt::format("#SBATCH --gpus-per-node={}\n", in.point.gpus_per_node);
+  if (in.point.gpus_per_node > 0)
+    extra += fmt::format("#SBATCH --gpus-per-node={}\n", in.point.gpus_per_node);
   if (!in.partition.empty()) extra += "#SBATCH --partition=" + in.partition + "\n";
   std::vector<std::string> srun_opts = detail::srun_options(in.point, in.mpi, "");
   const std::map<std::string, std::string> values{
@@ -66,7 +67,8 @@ std::string render_batch_script(const std::string& tmpl, const BatchScriptInput&
     const auto start = tmpl.find('@', pos);
     if (start == std::string::npos) break;
     const auto end = tmpl.find('@', start + 1);
-    const std::string name = end == std::string::npos ? "" : tmpl.substr(start + 1, end - start - 1);
+    const std::string name =
+        end == std::string::npos ? "" : tmpl.substr(start + 1, end - start - 1);
     const bool placeholder = !name.empty() && std::regex_match(name, std::regex("[A-Z_]+"));
     if (!placeholder) {
       out += tmpl.substr(pos, start + 1 - pos);

@@ -17,7 +17,8 @@ class LocalLauncher final : public Launcher {
   std::string name() const override { return "local"; }
 
   std::vector<std::string> command(const LaunchRequest& req) const override {
-    std::vector<std::string> argv{options_.mpirun, "--oversubscribe", "-n", std::to_string(req.point.ranks())};
+    std::vector<std::string> argv{options_.mpirun, "--oversubscribe", "-n",
+                                  std::to_string(req.point.ranks())};
     for (const auto& [k, v] : req.env) argv.insert(argv.end(), {"-x", k + "=" + v});
     argv.insert(argv.end(), req.program.begin(), req.program.end());
     return argv;

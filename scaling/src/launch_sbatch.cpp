@@ -33,7 +33,8 @@ class SbatchLauncher final : public Launcher {
   explicit SbatchLauncher(LauncherOptions o) : options_(std::move(o)) {
     if (!options_.sbatch_template.empty()) {
       if (!std::filesystem::exists(options_.sbatch_template))
-        throw InputError(fmt::format("{}: sbatch template not found", options_.sbatch_template.string()));
+        throw InputError(
+            fmt::format("{}: sbatch template not found", options_.sbatch_template.string()));
       template_ = read_text(options_.sbatch_template);
     } else {
       template_ = default_batch_template();
@@ -57,8 +58,8 @@ class SbatchLauncher final : public Launcher {
     in.mpi = mpi();
     in.env = req.env;
     in.program = req.program;
-    const std::string source =
-        options_.sbatch_template.empty() ? "built-in sbatch template" : options_.sbatch_template.string();
+    const std::string source = options_.sbatch_template.empty() ? "built-in sbatch template"
+                                                                : options_.sbatch_template.string();
     return render_batch_script(template_, in, source);
   }
 
@@ -73,7 +74,9 @@ class SbatchLauncher final : public Launcher {
   }
 
  private:
-  static std::filesystem::path script_path(const LaunchRequest& req) { return req.work_dir / "point.sbatch"; }
+  static std::filesystem::path script_path(const LaunchRequest& req) {
+    return req.work_dir / "point.sbatch";
+  }
 
   void submit(const LaunchRequest& req, LaunchOutcome& out) const {
     std::filesystem::create_directories(req.work_dir);
@@ -116,8 +119,8 @@ class SbatchLauncher final : public Launcher {
         ProcessOptions opts;
         opts.timeout = std::chrono::seconds(30);
         run_process({options_.scancel, out.job_id}, opts);
-        out.failure = fmt::format("job {} still {} after the point's time limit; cancelled", out.job_id,
-                                  state.empty() ? "unknown" : state);
+        out.failure = fmt::format("job {} still {} after the point's time limit; cancelled",
+                                  out.job_id, state.empty() ? "unknown" : state);
         return;
       }
       std::this_thread::sleep_for(options_.poll_interval);
@@ -127,9 +130,11 @@ class SbatchLauncher final : public Launcher {
     out.log_tail = tail_lines(log, 20);
     out.rank_hosts = rank_hosts_from_srun_log(log);
     if (state != "COMPLETED") {
-      out.failure = fmt::format("job {} ended {} (exit {})", out.job_id, state, scontrol_field(info, "ExitCode"));
+      out.failure = fmt::format("job {} ended {} (exit {})", out.job_id, state,
+                                scontrol_field(info, "ExitCode"));
     } else if (!std::filesystem::exists(req.document)) {
-      out.failure = fmt::format("job {} completed without writing {}", out.job_id, req.document.string());
+      out.failure =
+          fmt::format("job {} completed without writing {}", out.job_id, req.document.string());
     } else {
       out.ok = true;
     }

@@ -41,7 +41,8 @@ LaunchOutcome outcome_from_process(const ProcessResult& r, const LaunchRequest& 
   out.log_tail = tail_lines(r.out + r.err, 20);
   if (!r.ok()) {
     const std::string last = tail_lines(r.err.empty() ? r.out : r.err, 1);
-    out.failure = r.describe() + (last.empty() ? "" : ": " + last.substr(0, last.find_last_not_of("\n") + 1));
+    out.failure =
+        r.describe() + (last.empty() ? "" : ": " + last.substr(0, last.find_last_not_of("\n") + 1));
   } else if (!std::filesystem::exists(req.document)) {
     out.failure = fmt::format("finished without writing {}", req.document.string());
   } else {
@@ -59,10 +60,16 @@ std::string resolve_mpi_plugin(const LauncherOptions& o) {
   return choose_mpi_plugin(r.out + r.err);
 }
 
-std::vector<std::string> srun_options(const ScalePoint& p, const std::string& mpi, const std::string& partition) {
-  std::vector<std::string> argv{"-N", std::to_string(p.nodes), "-n", std::to_string(p.ranks()),
-                                "--ntasks-per-node=" + std::to_string(p.ranks_per_node), "--mpi=" + mpi,
-                                "--kill-on-bad-exit=1", "-v"};
+std::vector<std::string> srun_options(const ScalePoint& p, const std::string& mpi,
+                                      const std::string& partition) {
+  std::vector<std::string> argv{"-N",
+                                std::to_string(p.nodes),
+                                "-n",
+                                std::to_string(p.ranks()),
+                                "--ntasks-per-node=" + std::to_string(p.ranks_per_node),
+                                "--mpi=" + mpi,
+                                "--kill-on-bad-exit=1",
+                                "-v"};
   if (p.gpus_per_node > 0) argv.push_back("--gpus-per-node=" + std::to_string(p.gpus_per_node));
   if (!partition.empty()) argv.push_back("--partition=" + partition);
   return argv;

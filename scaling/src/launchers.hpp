@@ -18,6 +18,7 @@ LaunchOutcome outcome_from_process(const ProcessResult& r, const LaunchRequest& 
 std::string resolve_mpi_plugin(const LauncherOptions& o);
 
 // srun's own options for one point (without the program).
-std::vector<std::string> srun_options(const ScalePoint& p, const std::string& mpi, const std::string& partition);
+std::vector<std::string> srun_options(const ScalePoint& p, const std::string& mpi,
+                                      const std::string& partition);
 
 }  // namespace perfgate::scaling::detail

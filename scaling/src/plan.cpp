@@ -13,19 +13,27 @@
 
 namespace perfgate::scaling {
 
-std::string_view to_string(ScalingMode m) { return m == ScalingMode::weak ? "weak" : "strong"; }
+std::string_view to_string(ScalingMode m) {
+  return m == ScalingMode::weak ? "weak" : "strong";
+}
 
 std::string_view to_string(WorkloadKind k) {
   switch (k) {
-    case WorkloadKind::collective: return "collective";
-    case WorkloadKind::overlap: return "overlap";
-    case WorkloadKind::buckets: return "buckets";
-    case WorkloadKind::step_proxy: return "step_proxy";
+    case WorkloadKind::collective:
+      return "collective";
+    case WorkloadKind::overlap:
+      return "overlap";
+    case WorkloadKind::buckets:
+      return "buckets";
+    case WorkloadKind::step_proxy:
+      return "step_proxy";
   }
   return "collective";
 }
 
-std::string ScalePoint::label() const { return fmt::format("N{}xR{}", nodes, ranks_per_node); }
+std::string ScalePoint::label() const {
+  return fmt::format("N{}xR{}", nodes, ranks_per_node);
+}
 
 long long parse_size(const std::string& text, const std::string& what) {
   std::size_t pos = 0;
@@ -37,9 +45,12 @@ long long parse_size(const std::string& text, const std::string& what) {
   }
   std::string suffix = text.substr(pos);
   long long mult = 1;
-  if (suffix == "K" || suffix == "k") mult = 1024;
-  else if (suffix == "M" || suffix == "m") mult = 1024LL * 1024;
-  else if (suffix == "G" || suffix == "g") mult = 1024LL * 1024 * 1024;
+  if (suffix == "K" || suffix == "k")
+    mult = 1024;
+  else if (suffix == "M" || suffix == "m")
+    mult = 1024LL * 1024;
+  else if (suffix == "G" || suffix == "g")
+    mult = 1024LL * 1024 * 1024;
   else if (!suffix.empty())
     throw InputError(fmt::format("{}: '{}' has an unknown suffix (K, M or G)", what, text));
   if (value <= 0) throw InputError(fmt::format("{}: size '{}' must be positive", what, text));
@@ -205,8 +216,9 @@ Workload read_workload(const TableReader& r) {
     w.proxy.batch = static_cast<int>(m.integer("batch", w.proxy.batch, 1));
     if (m.has("bucket_bytes")) {
       const toml::node* n = p->get("bucket_bytes");
-      w.proxy.bucket_bytes = n->is_string() ? parse_size(*n->value<std::string>(), "model.bucket_bytes")
-                                            : m.integer("bucket_bytes", 0, 1);
+      w.proxy.bucket_bytes = n->is_string()
+                                 ? parse_size(*n->value<std::string>(), "model.bucket_bytes")
+                                 : m.integer("bucket_bytes", 0, 1);
     }
     if (w.proxy.hidden % w.proxy.heads != 0) m.fail("heads", "must divide hidden");
   }
@@ -219,7 +231,8 @@ std::vector<ScalePoint> read_points(const TableReader& r) {
   const int rpn = static_cast<int>(r.integer("ranks_per_node", 1, 1));
   const int gpn = static_cast<int>(r.integer("gpus_per_node", 0, 0));
   std::sort(nodes.begin(), nodes.end());
-  if (std::adjacent_find(nodes.begin(), nodes.end()) != nodes.end()) r.fail("nodes", "repeats a value");
+  if (std::adjacent_find(nodes.begin(), nodes.end()) != nodes.end())
+    r.fail("nodes", "repeats a value");
   std::vector<ScalePoint> points;
   for (long long n : nodes) points.push_back({static_cast<int>(n), rpn, gpn});
   return points;
@@ -259,7 +272,8 @@ std::vector<SweepPlan> parse_plan_text(const std::string& text, const std::strin
   std::set<std::string> names;
   for (const toml::node& n : *sweeps) {
     const toml::table* t = n.as_table();
-    if (!t) throw InputError(fmt::format("{}:{}: sweep: expected tables", source, n.source().begin.line));
+    if (!t)
+      throw InputError(fmt::format("{}:{}: sweep: expected tables", source, n.source().begin.line));
     SweepPlan p = read_plan(*t, source);
     if (!names.insert(p.name).second)
       throw InputError(fmt::format("{}: name: sweep '{}' is declared twice", p.source, p.name));

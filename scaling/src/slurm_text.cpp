@@ -23,7 +23,8 @@ std::string choose_mpi_plugin(const std::string& mpi_list_output) {
 std::map<int, std::string> rank_hosts_from_srun_log(const std::string& log) {
   std::map<int, std::string> out;
   static const std::regex re(R"(launching StepId=\S+ on host ([^,\s]+), \d+ tasks: ([0-9,\-]+))");
-  for (auto it = std::sregex_iterator(log.begin(), log.end(), re); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), re); it != std::sregex_iterator();
+       ++it) {
     const std::string host = (*it)[1];
     std::istringstream ranges((*it)[2].str());
     std::string range;
@@ -66,8 +67,10 @@ std::string scontrol_field(const std::string& line, const std::string& field) {
 std::string shell_quote(const std::string& arg) {
   std::string out = "'";
   for (char c : arg) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
   }
   return out + "'";
 }

@@ -46,7 +46,8 @@ std::vector<LaunchRequest> plan_requests(const SweepPlan& plan, const SweepOptio
   return out;
 }
 
-PointRecord record_point(const SweepPlan& plan, const LaunchRequest& request, LaunchOutcome outcome) {
+PointRecord record_point(const SweepPlan& plan, const LaunchRequest& request,
+                         LaunchOutcome outcome) {
   PointRecord rec;
   rec.point = request.point;
   rec.document = request.document.string();

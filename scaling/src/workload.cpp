@@ -12,7 +12,9 @@ namespace perfgate::scaling {
 
 namespace {
 
-std::string str(long long v) { return std::to_string(v); }
+std::string str(long long v) {
+  return std::to_string(v);
+}
 
 std::vector<std::string> collectives_argv(const SweepPlan& plan, const ProgramPaths& programs,
                                           const std::filesystem::path& output) {
@@ -21,7 +23,8 @@ std::vector<std::string> collectives_argv(const SweepPlan& plan, const ProgramPa
   std::vector<std::string> argv{programs.collectives, "--backend", w.backend};
   switch (w.kind) {
     case WorkloadKind::collective:
-      argv.insert(argv.end(), {"--collective", w.collective, "-b", str(*lo), "-e", str(*hi), "-f", "2"});
+      argv.insert(argv.end(),
+                  {"--collective", w.collective, "-b", str(*lo), "-e", str(*hi), "-f", "2"});
       break;
     case WorkloadKind::overlap:
       argv.insert(argv.end(), {"--mode", "overlap", "-b", str(*hi), "-e", str(*hi)});
@@ -29,31 +32,54 @@ std::vector<std::string> collectives_argv(const SweepPlan& plan, const ProgramPa
     case WorkloadKind::buckets:
       argv.insert(argv.end(), {"--mode", "buckets", "--bucket-total", str(*hi)});
       break;
-    case WorkloadKind::step_proxy: break;
+    case WorkloadKind::step_proxy:
+      break;
   }
-  argv.insert(argv.end(), {"-w", std::to_string(w.warmup), "-n", std::to_string(w.iters),
-                           "--repetitions", std::to_string(w.repetitions), "--suite", plan.name,
-                           "--output", output.string()});
+  argv.insert(argv.end(),
+              {"-w", std::to_string(w.warmup), "-n", std::to_string(w.iters), "--repetitions",
+               std::to_string(w.repetitions), "--suite", plan.name, "--output", output.string()});
   return argv;
 }
 
 std::vector<std::string> step_proxy_argv(const SweepPlan& plan, const ScalePoint& point,
-                                         const ProgramPaths& programs, const std::filesystem::path& output) {
+                                         const ProgramPaths& programs,
+                                         const std::filesystem::path& output) {
   const StepProxyShape& m = plan.workload.proxy;
   int batch = m.batch;
   if (plan.mode == ScalingMode::strong) {
     if (m.batch % point.ranks() != 0)
-      throw InputError(fmt::format("{}: model.batch: strong scaling needs the global batch {} to divide "
-                                   "over {} ranks",
-                                   plan.source, m.batch, point.ranks()));
+      throw InputError(
+          fmt::format("{}: model.batch: strong scaling needs the global batch {} to divide "
+                      "over {} ranks",
+                      plan.source, m.batch, point.ranks()));
     batch = m.batch / point.ranks();
   }
   const Workload& w = plan.workload;
-  return {programs.step_proxy, "--backend", w.backend, "--layers", std::to_string(m.layers),
-          "--hidden", std::to_string(m.hidden), "--heads", std::to_string(m.heads), "--seq",
-          std::to_string(m.seq), "--batch", std::to_string(batch), "--bucket-bytes", str(m.bucket_bytes),
-          "--warmup", std::to_string(w.warmup), "--iters", std::to_string(w.iters), "--repetitions",
-          std::to_string(w.repetitions), "--suite", plan.name, "--output", output.string()};
+  return {programs.step_proxy,
+          "--backend",
+          w.backend,
+          "--layers",
+          std::to_string(m.layers),
+          "--hidden",
+          std::to_string(m.hidden),
+          "--heads",
+          std::to_string(m.heads),
+          "--seq",
+          std::to_string(m.seq),
+          "--batch",
+          std::to_string(batch),
+          "--bucket-bytes",
+          str(m.bucket_bytes),
+          "--warmup",
+          std::to_string(w.warmup),
+          "--iters",
+          std::to_string(w.iters),
+          "--repetitions",
+          std::to_string(w.repetitions),
+          "--suite",
+          plan.name,
+          "--output",
+          output.string()};
 }
 
 double median_of(const Result& r) {
@@ -72,7 +98,8 @@ std::vector<int> ranks_of(const nlohmann::json& j) {
   std::vector<int> out;
   if (!j.is_array()) return out;
   for (const auto& v : j) {
-    if (v.is_number_integer()) out.push_back(v.get<int>());
+    if (v.is_number_integer())
+      out.push_back(v.get<int>());
     else if (v.is_object() && v.contains("rank") && v["rank"].is_number_integer())
       out.push_back(v["rank"].get<int>());
   }
@@ -84,8 +111,8 @@ struct Found {
   std::map<Params, std::map<std::string, const Result*>> by_case;
 };
 
-Found collect(const Run& doc, const std::string& family, const std::map<std::string, std::string>& where,
-              const std::set<std::string>& drop) {
+Found collect(const Run& doc, const std::string& family,
+              const std::map<std::string, std::string>& where, const std::set<std::string>& drop) {
   Found f;
   for (const Result& r : doc.results) {
     if (r.key.family != family || r.status != ResultStatus::ok) continue;
@@ -110,7 +137,8 @@ const Result& need(const std::map<std::string, const Result*>& metrics, const st
   return *it->second;
 }
 
-std::vector<PointMeasure> read_collective(const SweepPlan& plan, const Run& doc, const std::string& source) {
+std::vector<PointMeasure> read_collective(const SweepPlan& plan, const Run& doc,
+                                          const std::string& source) {
   const std::string family = "collectives." + plan.workload.collective;
   const Found f = collect(doc, family, {{"inplace", "0"}}, {"inplace"});
   std::vector<PointMeasure> out;
@@ -135,7 +163,8 @@ std::vector<PointMeasure> read_collective(const SweepPlan& plan, const Run& doc,
       break;
     }
     if (!found)
-      throw InputError(fmt::format("{}: {}: no out-of-place result for {} bytes", source, family, bytes));
+      throw InputError(
+          fmt::format("{}: {}: no out-of-place result for {} bytes", source, family, bytes));
   }
   return out;
 }
@@ -199,9 +228,11 @@ PointMeasure read_step_proxy(const Run& doc, const std::string& source) {
   const double median_step = median_of(step);
   std::size_t rep = 0;
   for (std::size_t i = 1; i < step.samples.size(); ++i)
-    if (std::abs(step.samples[i] - median_step) < std::abs(step.samples[rep] - median_step)) rep = i;
+    if (std::abs(step.samples[i] - median_step) < std::abs(step.samples[rep] - median_step))
+      rep = i;
   m.decomposition = nlohmann::json::object();
-  for (const char* k : {"step_time", "compute_time", "comm_time", "exposed_comm_time", "other_time", "overlap_fraction", "mfu"}) {
+  for (const char* k : {"step_time", "compute_time", "comm_time", "exposed_comm_time", "other_time",
+                        "overlap_fraction", "mfu"}) {
     auto it = metrics.find(k);
     if (it == metrics.end()) {
       if (std::string(k) == "other_time") continue;
@@ -221,14 +252,16 @@ std::vector<RankInfo> read_ranks(const Run& doc) {
     for (const auto& r : (*it)["ranks"])
       if (r.is_object()) out.push_back({r.value("rank", 0), r.value("host", std::string())});
   }
-  std::sort(out.begin(), out.end(), [](const RankInfo& a, const RankInfo& b) { return a.rank < b.rank; });
+  std::sort(out.begin(), out.end(),
+            [](const RankInfo& a, const RankInfo& b) { return a.rank < b.rank; });
   return out;
 }
 
 }  // namespace
 
 std::vector<std::string> workload_argv(const SweepPlan& plan, const ScalePoint& point,
-                                       const ProgramPaths& programs, const std::filesystem::path& output) {
+                                       const ProgramPaths& programs,
+                                       const std::filesystem::path& output) {
   std::vector<std::string> argv = plan.workload.kind == WorkloadKind::step_proxy
                                       ? step_proxy_argv(plan, point, programs, output)
                                       : collectives_argv(plan, programs, output);
@@ -236,16 +269,23 @@ std::vector<std::string> workload_argv(const SweepPlan& plan, const ScalePoint& 
   return argv;
 }
 
-PointReadout read_point(const SweepPlan& plan, const Run& doc,
-                        const std::string& source) {
+PointReadout read_point(const SweepPlan& plan, const Run& doc, const std::string& source) {
   PointReadout out;
   out.fingerprint = doc.fingerprint;
   out.ranks = read_ranks(doc);
   switch (plan.workload.kind) {
-    case WorkloadKind::collective: out.cases = read_collective(plan, doc, source); break;
-    case WorkloadKind::overlap: out.cases = {read_overlap(doc, source)}; break;
-    case WorkloadKind::buckets: out.cases = {read_buckets(doc, source)}; break;
-    case WorkloadKind::step_proxy: out.cases = {read_step_proxy(doc, source)}; break;
+    case WorkloadKind::collective:
+      out.cases = read_collective(plan, doc, source);
+      break;
+    case WorkloadKind::overlap:
+      out.cases = {read_overlap(doc, source)};
+      break;
+    case WorkloadKind::buckets:
+      out.cases = {read_buckets(doc, source)};
+      break;
+    case WorkloadKind::step_proxy:
+      out.cases = {read_step_proxy(doc, source)};
+      break;
   }
   return out;
 }

@@ -16,7 +16,8 @@ void run_buckets(ModeContext& ctx) {
     if (bucket > o.bucket_total || bucket < element) continue;
     // The volume is rounded down to whole buckets (exact for the usual powers of two).
     const int buckets = static_cast<int>(o.bucket_total / bucket);
-    CaseShape shape{Collective::all_reduce, dtype, ReduceOp::sum, 0, ctx.comm.size(), bucket / element};
+    CaseShape shape{Collective::all_reduce, dtype,           ReduceOp::sum, 0,
+                    ctx.comm.size(),        bucket / element};
     CaseMeasurement current;
     current.backend = ctx.backend.name();
     current.shape = shape;
@@ -24,11 +25,14 @@ void run_buckets(ModeContext& ctx) {
     ctx.document.set_current(current);
     ctx.backend.prepare(shape, false);
     warm_up(ctx.backend, ctx.watchdog, std::min(buckets, std::max(o.warmup_iters, 1)));
-    BucketMeasurement m{ctx.backend.name(), dtype, bucket * static_cast<std::size_t>(buckets), bucket, {},
-                        ctx.comm.size(), false};
+    BucketMeasurement m{
+        ctx.backend.name(), dtype, bucket * static_cast<std::size_t>(buckets), bucket, {},
+        ctx.comm.size(),    false};
     for (int rep = 0; rep < o.repetitions; ++rep) {
-      const RankTiming mine = timed_loop(ctx.backend, ctx.comm, ctx.watchdog, buckets, {o.delay_rank, o.delay_us});
-      m.sample_us.push_back(ctx.comm.max(mine.total_us * buckets));  // a step ends with its slowest rank
+      const RankTiming mine =
+          timed_loop(ctx.backend, ctx.comm, ctx.watchdog, buckets, {o.delay_rank, o.delay_us});
+      m.sample_us.push_back(
+          ctx.comm.max(mine.total_us * buckets));  // a step ends with its slowest rank
       ctx.watchdog.disarm();
     }
     rows.push_back(m);
@@ -39,14 +43,16 @@ void run_buckets(ModeContext& ctx) {
     return summarize(a.sample_us).median < summarize(b.sample_us).median;
   });
   best->best = true;
-  std::string text = fmt::format("# Gradient buckets: all_reduce of {} B of {} over {} ranks\n", o.bucket_total,
-                                 type_name(dtype), ctx.comm.size());
-  text += fmt::format("# {:>12}  {:>8}  {:>12}  {:>8}\n", "bucket(B)", "buckets", "step(us)", "busbw");
+  std::string text = fmt::format("# Gradient buckets: all_reduce of {} B of {} over {} ranks\n",
+                                 o.bucket_total, type_name(dtype), ctx.comm.size());
+  text +=
+      fmt::format("# {:>12}  {:>8}  {:>12}  {:>8}\n", "bucket(B)", "buckets", "step(us)", "busbw");
   for (const BucketMeasurement& m : rows) {
     const double t = summarize(m.sample_us).median;
     const double bus = algbw_gbps(m.total_bytes, t) * busbw_factor(Collective::all_reduce, m.ranks);
-    text += fmt::format("# {:12d}  {:8d}  {:>12}  {:8.2f}{}\n", m.bucket_bytes, m.total_bytes / m.bucket_bytes,
-                        format_time_us(t), bus, m.best ? "  <- best" : "");
+    text += fmt::format("# {:12d}  {:8d}  {:>12}  {:8.2f}{}\n", m.bucket_bytes,
+                        m.total_bytes / m.bucket_bytes, format_time_us(t), bus,
+                        m.best ? "  <- best" : "");
     ctx.document.add(bucket_results(m, ctx.document.scale()));
   }
   text += fmt::format("# Best bucket: {} B\n", best->bucket_bytes);

@@ -7,19 +7,19 @@
 #include <memory>
 #include <thread>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <mpi.h>
+#include <CLI/CLI.hpp>
 
 #include "backend.hpp"
-#include "perfgate/collectives/communicator.hpp"
 #include "modes.hpp"
 #include "mpi_datatypes.hpp"
 #include "options.hpp"
+#include "perfgate/collectives/communicator.hpp"
+#include "perfgate/collectives/watchdog.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "run_document.hpp"
-#include "perfgate/collectives/watchdog.hpp"
 
 namespace pc = perfgate::collectives;
 
@@ -33,21 +33,23 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
     return pc::make_nccl_backend(comm, o.cuda_graph);
   }
 #else
-  if (o.backend == "nccl") throw perfgate::InputError("--backend nccl: this build has no NCCL backend");
+  if (o.backend == "nccl")
+    throw perfgate::InputError("--backend nccl: this build has no NCCL backend");
 #endif
   return pc::make_mpi_backend(comm);
 }
 
 // Runs on the watchdog thread: end communication, record the case, leave with a distinct code.
-[[noreturn]] void on_timeout(pc::Backend& backend, const pc::Communicator& comm, pc::RunDocument& document,
-                             const pc::Options& o) {
+[[noreturn]] void on_timeout(pc::Backend& backend, const pc::Communicator& comm,
+                             pc::RunDocument& document, const pc::Options& o) {
   backend.abort();
   const std::string what = document.describe_current();
-  std::fprintf(stderr, "perfgate-collectives: rank %d (%s): watchdog: %s did not complete within %g s\n",
+  std::fprintf(stderr,
+               "perfgate-collectives: rank %d (%s): watchdog: %s did not complete within %g s\n",
                comm.rank(), comm.host().c_str(), what.c_str(), o.timeout_s);
   if (comm.rank() == 0) {
-    std::printf("# Watchdog: %s did not complete within %g s on rank 0 (%s)\n", what.c_str(), o.timeout_s,
-                comm.host().c_str());
+    std::printf("# Watchdog: %s did not complete within %g s on rank 0 (%s)\n", what.c_str(),
+                o.timeout_s, comm.host().c_str());
     std::fflush(stdout);
     if (!o.output.empty()) {
       try {
@@ -66,7 +68,8 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
 int run(int argc, char** argv, const pc::Communicator& comm) {
   pc::Options options;
   pc::RawOptions raw;
-  CLI::App app{"perfgate-collectives: collective benchmarks (nccl-tests numbers, perfgate documents)"};
+  CLI::App app{
+      "perfgate-collectives: collective benchmarks (nccl-tests numbers, perfgate documents)"};
   pc::add_options(app, options, raw);
   try {
     app.parse(argc, argv);
@@ -76,22 +79,32 @@ int run(int argc, char** argv, const pc::Communicator& comm) {
   }
   pc::finish_options(options, raw);
   if (options.root < 0 || options.root >= comm.size()) {
-    throw perfgate::InputError(fmt::format("--root: {} is not a rank (0..{})", options.root, comm.size() - 1));
+    throw perfgate::InputError(
+        fmt::format("--root: {} is not a rank (0..{})", options.root, comm.size() - 1));
   }
 
   std::unique_ptr<pc::Backend> backend = choose_backend(options, comm);
   const pc::RankDescription me = backend->describe();
-  pc::RunDocument document(options, backend->name(), pc::collect_places(comm, me.device), backend->name() == "nccl",
-                           comm.rank() == 0, backend->fingerprint_keys());
+  pc::RunDocument document(options, backend->name(), pc::collect_places(comm, me.device),
+                           backend->name() == "nccl", comm.rank() == 0,
+                           backend->fingerprint_keys());
   pc::Watchdog watchdog(options.timeout_s, [&] { on_timeout(*backend, comm, document, options); });
   pc::ModeContext ctx{options, *backend, comm, watchdog, document};
 
   std::size_t wrong = 0;
   switch (options.mode) {
-    case pc::Mode::sweep: wrong = pc::run_sweep(ctx); break;
-    case pc::Mode::buckets: pc::run_buckets(ctx); break;
-    case pc::Mode::overlap: pc::run_overlap(ctx); break;
-    case pc::Mode::reference: pc::run_reference(ctx); break;
+    case pc::Mode::sweep:
+      wrong = pc::run_sweep(ctx);
+      break;
+    case pc::Mode::buckets:
+      pc::run_buckets(ctx);
+      break;
+    case pc::Mode::overlap:
+      pc::run_overlap(ctx);
+      break;
+    case pc::Mode::reference:
+      pc::run_reference(ctx);
+      break;
   }
   if (comm.rank() == 0 && !options.output.empty()) document.write(options.output);
   comm.barrier();

@@ -4,10 +4,10 @@
 #include <cstddef>
 
 #include "backend.hpp"
-#include "perfgate/collectives/communicator.hpp"
 #include "options.hpp"
-#include "run_document.hpp"
+#include "perfgate/collectives/communicator.hpp"
 #include "perfgate/collectives/watchdog.hpp"
+#include "run_document.hpp"
 
 namespace perfgate::collectives {
 

@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "backend.hpp"
-#include "perfgate/collectives/communicator.hpp"
 #include "mpi_datatypes.hpp"
+#include "perfgate/collectives/communicator.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/microbench/kernels/gemm.hpp"
 

@@ -57,11 +57,15 @@ void reduce_narrow(void* in, void* inout, int* len, MPI_Datatype* handle) {
 
 MPI_Op builtin(ReduceOp op) {
   switch (op) {
-    case ReduceOp::prod: return MPI_PROD;
-    case ReduceOp::max: return MPI_MAX;
-    case ReduceOp::min: return MPI_MIN;
+    case ReduceOp::prod:
+      return MPI_PROD;
+    case ReduceOp::max:
+      return MPI_MAX;
+    case ReduceOp::min:
+      return MPI_MIN;
     case ReduceOp::sum:
-    case ReduceOp::avg: return MPI_SUM;
+    case ReduceOp::avg:
+      return MPI_SUM;
   }
   return MPI_SUM;
 }
@@ -82,9 +86,9 @@ MPI_Op mpi_op(DataType t, ReduceOp op) {
   if (t == DataType::f32) return builtin(op);
   if (!g_ops_created) {
     using Fn = MPI_User_function*;
-    const std::array<Fn, kOps> functions = {reduce_narrow<ReduceOp::sum>, reduce_narrow<ReduceOp::prod>,
-                                            reduce_narrow<ReduceOp::max>, reduce_narrow<ReduceOp::min>,
-                                            reduce_narrow<ReduceOp::sum>};
+    const std::array<Fn, kOps> functions = {
+        reduce_narrow<ReduceOp::sum>, reduce_narrow<ReduceOp::prod>, reduce_narrow<ReduceOp::max>,
+        reduce_narrow<ReduceOp::min>, reduce_narrow<ReduceOp::sum>};
     for (std::size_t o = 0; o < kOps; ++o) MPI_Op_create(functions[o], 1, &g_ops[o]);
     g_ops_created = true;
   }

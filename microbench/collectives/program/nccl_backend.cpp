@@ -1,7 +1,7 @@
 // The NCCL backend: one GPU per rank (device = local rank), NCCL bootstrapped through MPI.
 // Buffers are filled and checked through host staging, so no device code is needed.
-#include <cuda_runtime.h>
 #include <cublas_v2.h>
+#include <cuda_runtime.h>
 #include <nccl.h>
 #include <unistd.h>
 
@@ -25,7 +25,8 @@ void check(ncclResult_t r, const char* what) {
   if (r != ncclSuccess) throw ToolError(fmt::format("{}: {}", what, ncclGetErrorString(r)));
 }
 void check(cublasStatus_t s, const char* what) {
-  if (s != CUBLAS_STATUS_SUCCESS) throw ToolError(fmt::format("{}: cuBLAS status {}", what, static_cast<int>(s)));
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw ToolError(fmt::format("{}: cuBLAS status {}", what, static_cast<int>(s)));
 }
 #define PG_CHECK(call) check((call), #call)
 
@@ -33,15 +34,21 @@ constexpr bool kNcclHasFp8 = NCCL_VERSION_CODE >= NCCL_VERSION(2, 24, 0);
 
 ncclDataType_t nccl_type(DataType t) {
   switch (t) {
-    case DataType::f32: return ncclFloat32;
-    case DataType::bf16: return ncclBfloat16;
-    case DataType::f16: return ncclFloat16;
+    case DataType::f32:
+      return ncclFloat32;
+    case DataType::bf16:
+      return ncclBfloat16;
+    case DataType::f16:
+      return ncclFloat16;
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 24, 0)
-    case DataType::f8e4m3: return ncclFloat8e4m3;
-    case DataType::f8e5m2: return ncclFloat8e5m2;
+    case DataType::f8e4m3:
+      return ncclFloat8e4m3;
+    case DataType::f8e5m2:
+      return ncclFloat8e5m2;
 #else
     case DataType::f8e4m3:
-    case DataType::f8e5m2: break;
+    case DataType::f8e5m2:
+      break;
 #endif
   }
   return ncclFloat32;
@@ -49,11 +56,16 @@ ncclDataType_t nccl_type(DataType t) {
 
 ncclRedOp_t nccl_op(ReduceOp op) {
   switch (op) {
-    case ReduceOp::sum: return ncclSum;
-    case ReduceOp::prod: return ncclProd;
-    case ReduceOp::max: return ncclMax;
-    case ReduceOp::min: return ncclMin;
-    case ReduceOp::avg: return ncclAvg;
+    case ReduceOp::sum:
+      return ncclSum;
+    case ReduceOp::prod:
+      return ncclProd;
+    case ReduceOp::max:
+      return ncclMax;
+    case ReduceOp::min:
+      return ncclMin;
+    case ReduceOp::avg:
+      return ncclAvg;
   }
   return ncclSum;
 }
@@ -67,11 +79,12 @@ int agreed_device_count(const Communicator& comm) {
   int missing_ranks = 0;
   MPI_Allreduce(&missing, &missing_ranks, 1, MPI_INT, MPI_SUM, comm.comm());
   if (missing_ranks == 0) return devices;
-  const std::string why = !missing                 ? "this rank has one"
+  const std::string why = !missing                ? "this rank has one"
                           : status != cudaSuccess ? cudaGetErrorString(status)
                                                   : "the device count is 0";
-  throw NoDeviceError(fmt::format("--backend nccl: no CUDA device visible on {} of {} ranks (rank {} on {}: {})",
-                                  missing_ranks, comm.size(), comm.rank(), comm.host(), why));
+  throw NoDeviceError(
+      fmt::format("--backend nccl: no CUDA device visible on {} of {} ranks (rank {} on {}: {})",
+                  missing_ranks, comm.size(), comm.rank(), comm.host(), why));
 }
 
 // A device allocation that only grows.
@@ -119,13 +132,20 @@ class NcclBackend final : public Backend {
   std::optional<std::string> unsupported(const CaseShape& shape) const override {
     const bool fp8 = shape.dtype == DataType::f8e4m3 || shape.dtype == DataType::f8e5m2;
     if (fp8 && !kNcclHasFp8) return "fp8 needs NCCL 2.24 or newer";
-    if (fp8 && props_.major < 9) return fmt::format("fp8 needs sm_90 or newer (this GPU is sm_{}{})", props_.major, props_.minor);
+    if (fp8 && props_.major < 9)
+      return fmt::format("fp8 needs sm_90 or newer (this GPU is sm_{}{})", props_.major,
+                         props_.minor);
     return std::nullopt;
   }
 
   RankDescription describe() const override {
-    return {comm_.rank(), static_cast<int>(::getpid()), comm_.host(), device_,
-            fmt::format("{:04x}:{:02x}:{:02x}", props_.pciDomainID, props_.pciBusID, props_.pciDeviceID), props_.name};
+    return {comm_.rank(),
+            static_cast<int>(::getpid()),
+            comm_.host(),
+            device_,
+            fmt::format("{:04x}:{:02x}:{:02x}", props_.pciDomainID, props_.pciBusID,
+                        props_.pciDeviceID),
+            props_.name};
   }
 
   std::map<std::string, std::string> fingerprint_keys() const override {
@@ -165,8 +185,12 @@ class NcclBackend final : public Backend {
     std::byte* in = send_pointer();
     std::byte* out = recv_pointer();
     switch (shape_.collective) {
-      case Collective::all_reduce: PG_CHECK(ncclAllReduce(in, out, send_count_, type, op, nccl_, stream_)); break;
-      case Collective::all_gather: PG_CHECK(ncclAllGather(in, out, send_count_, type, nccl_, stream_)); break;
+      case Collective::all_reduce:
+        PG_CHECK(ncclAllReduce(in, out, send_count_, type, op, nccl_, stream_));
+        break;
+      case Collective::all_gather:
+        PG_CHECK(ncclAllGather(in, out, send_count_, type, nccl_, stream_));
+        break;
       case Collective::reduce_scatter:
         PG_CHECK(ncclReduceScatter(in, out, recv_count_, type, op, nccl_, stream_));
         break;
@@ -186,7 +210,8 @@ class NcclBackend final : public Backend {
         PG_CHECK(ncclGroupEnd());
         break;
       case Collective::sendrecv: {
-        const int next = (comm_.rank() + 1) % shape_.ranks, prev = (comm_.rank() - 1 + shape_.ranks) % shape_.ranks;
+        const int next = (comm_.rank() + 1) % shape_.ranks,
+                  prev = (comm_.rank() - 1 + shape_.ranks) % shape_.ranks;
         PG_CHECK(ncclGroupStart());
         PG_CHECK(ncclSend(in, send_count_, type, next, nccl_, stream_));
         PG_CHECK(ncclRecv(out, recv_count_, type, prev, nccl_, stream_));
@@ -241,7 +266,8 @@ class NcclBackend final : public Backend {
       PG_CHECK(cublasCreate(&cublas_));
       PG_CHECK(cublasSetStream(cublas_, compute_stream_));
     }
-    const std::size_t bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * sizeof(float);
+    const std::size_t bytes =
+        static_cast<std::size_t>(n) * static_cast<std::size_t>(n) * sizeof(float);
     for (DeviceBuffer* m : {&a_, &b_, &c_}) {
       m->reserve(bytes);
       PG_CHECK(cudaMemset(m->data, 0, bytes));
@@ -251,8 +277,9 @@ class NcclBackend final : public Backend {
   void launch_compute(int repeats) override {
     const float one = 1.0f, zero = 0.0f;
     for (int r = 0; r < repeats; ++r) {
-      PG_CHECK(cublasSgemm(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, n_, n_, &one, reinterpret_cast<float*>(a_.data),
-                           n_, reinterpret_cast<float*>(b_.data), n_, &zero, reinterpret_cast<float*>(c_.data), n_));
+      PG_CHECK(cublasSgemm(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, n_, n_, &one,
+                           reinterpret_cast<float*>(a_.data), n_, reinterpret_cast<float*>(b_.data),
+                           n_, &zero, reinterpret_cast<float*>(c_.data), n_));
     }
   }
 
@@ -264,7 +291,8 @@ class NcclBackend final : public Backend {
   std::byte* send_pointer() {
     if (!in_place_) return send_.data;
     const std::size_t size = type_size(shape_.dtype);
-    if (shape_.collective == Collective::all_gather) return recv_.data + comm_.rank() * send_count_ * size;
+    if (shape_.collective == Collective::all_gather)
+      return recv_.data + comm_.rank() * send_count_ * size;
     return recv_.data;
   }
   std::byte* recv_pointer() {

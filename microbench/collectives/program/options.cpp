@@ -42,7 +42,8 @@ double parse_margin(std::string text) {
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < 0) {
-    throw InputError(fmt::format("--straggler-margin: '{}' is not a fraction (0.1) or a percentage (10%)", text));
+    throw InputError(fmt::format(
+        "--straggler-margin: '{}' is not a fraction (0.1) or a percentage (10%)", text));
   }
   return percent ? value / 100 : value;
 }
@@ -51,43 +52,54 @@ Mode parse_mode(const std::string& s) {
   for (Mode m : {Mode::sweep, Mode::overlap, Mode::buckets, Mode::reference}) {
     if (s == mode_name(m)) return m;
   }
-  throw InputError(fmt::format("--mode: unknown mode '{}' (sweep, overlap, buckets, reference)", s));
+  throw InputError(
+      fmt::format("--mode: unknown mode '{}' (sweep, overlap, buckets, reference)", s));
 }
 
 }  // namespace
 
 const char* mode_name(Mode m) {
   switch (m) {
-    case Mode::sweep: return "sweep";
-    case Mode::overlap: return "overlap";
-    case Mode::buckets: return "buckets";
-    case Mode::reference: return "reference";
+    case Mode::sweep:
+      return "sweep";
+    case Mode::overlap:
+      return "overlap";
+    case Mode::buckets:
+      return "buckets";
+    case Mode::reference:
+      return "reference";
   }
   return "sweep";
 }
 
 void add_options(CLI::App& app, Options& o, RawOptions& raw) {
-  app.add_option("--backend", o.backend, "mpi, nccl or auto (nccl when compiled in and a GPU is visible)")
+  app.add_option("--backend", o.backend,
+                 "mpi, nccl or auto (nccl when compiled in and a GPU is visible)")
       ->check(CLI::IsMember({"auto", "mpi", "nccl"}));
   app.add_option("--mode", raw.mode, "sweep, overlap, buckets or reference");
   app.add_option("--collective", raw.collectives,
-                 "comma list of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, or all");
+                 "comma list of all_reduce, all_gather, reduce_scatter, broadcast, reduce, "
+                 "alltoall, sendrecv, or all");
   app.add_option("-b,--minbytes", raw.min_bytes, "smallest size (K, M, G suffixes)");
   app.add_option("-e,--maxbytes", raw.max_bytes, "largest size (K, M, G suffixes)");
   app.add_option("-f,--stepfactor", o.step_factor, "size multiplier between steps");
-  app.add_option("-d,--datatype", raw.datatypes, "comma list of float, bfloat16, half, f8e4m3, f8e5m2, or all");
+  app.add_option("-d,--datatype", raw.datatypes,
+                 "comma list of float, bfloat16, half, f8e4m3, f8e5m2, or all");
   app.add_option("-o,--op", raw.ops, "comma list of sum, prod, max, min, avg, or all");
   app.add_option("-r,--root", o.root, "root rank of broadcast and reduce");
   app.add_option("-w,--warmup_iters", o.warmup_iters, "untimed operations before each timed loop");
   app.add_option("-n,--iters", o.iters, "operations per timed loop");
   app.add_option("--repetitions", o.repetitions, "timed loops per case (one sample each)");
   app.add_option("-c,--check", raw.check, "check the output data (0 or 1)");
-  app.add_option("-a,--average", raw.average, "time shown: 0 rank 0, 1 average, 2 minimum, 3 maximum across ranks");
-  app.add_option("-G,--cudagraph", o.cuda_graph, "NCCL: replay each timed loop as a CUDA graph (0 or 1)");
+  app.add_option("-a,--average", raw.average,
+                 "time shown: 0 rank 0, 1 average, 2 minimum, 3 maximum across ranks");
+  app.add_option("-G,--cudagraph", o.cuda_graph,
+                 "NCCL: replay each timed loop as a CUDA graph (0 or 1)");
   app.add_option("--output", o.output, "result document path (written by rank 0)");
   app.add_option("--suite", o.suite, "suite name in the result document");
   app.add_option("--label", raw.labels, "run label KEY=VALUE (repeatable)");
-  app.add_option("--straggler-margin", raw.margin, "straggler threshold over the median rank (0.1 or 10%)");
+  app.add_option("--straggler-margin", raw.margin,
+                 "straggler threshold over the median rank (0.1 or 10%)");
   app.add_option("--straggler-floor-us", o.straggler_floor_us,
                  "a straggler must also exceed the median by this many microseconds (timer noise)");
   app.add_option("--timeout-s", o.timeout_s, "watchdog: seconds one operation may take (0: off)");
@@ -95,14 +107,18 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("--bucket-min", raw.bucket_min, "buckets mode: smallest bucket");
   app.add_option("--bucket-max", raw.bucket_max, "buckets mode: largest bucket");
   app.add_option("--gemm-n", o.gemm_n, "overlap mode: N of the N x N x N GEMM");
-  app.add_option("--delay-rank", o.delay_rank, "test option: the rank that sleeps inside each timed operation");
-  app.add_option("--delay-us", o.delay_us, "test option: how long --delay-rank sleeps (microseconds)");
+  app.add_option("--delay-rank", o.delay_rank,
+                 "test option: the rank that sleeps inside each timed operation");
+  app.add_option("--delay-us", o.delay_us,
+                 "test option: how long --delay-rank sleeps (microseconds)");
 }
 
 void finish_options(Options& o, const RawOptions& raw) {
   o.mode = parse_mode(raw.mode);
-  o.collectives = parse_list<Collective>(raw.collectives, all_collectives(), collective_from_string, "--collective");
-  o.datatypes = parse_list<DataType>(raw.datatypes, all_datatypes(), datatype_from_string, "--datatype");
+  o.collectives = parse_list<Collective>(raw.collectives, all_collectives(), collective_from_string,
+                                         "--collective");
+  o.datatypes =
+      parse_list<DataType>(raw.datatypes, all_datatypes(), datatype_from_string, "--datatype");
   o.ops = parse_list<ReduceOp>(raw.ops, all_reduce_ops(), reduce_op_from_string, "--op");
   o.min_bytes = parse_size(raw.min_bytes, "--minbytes");
   o.max_bytes = parse_size(raw.max_bytes, "--maxbytes");
@@ -125,7 +141,8 @@ void finish_options(Options& o, const RawOptions& raw) {
   if (o.delay_us < 0) throw InputError("--delay-us: must not be negative");
   for (const std::string& label : raw.labels) {
     const auto eq = label.find('=');
-    if (eq == std::string::npos || eq == 0) throw InputError(fmt::format("--label: '{}' is not KEY=VALUE", label));
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(fmt::format("--label: '{}' is not KEY=VALUE", label));
     o.labels[label.substr(0, eq)] = label.substr(eq + 1);
   }
 }

@@ -24,7 +24,8 @@ double compute_us(Backend& backend, int repeats) {
 void run_overlap(ModeContext& ctx) {
   const Options& o = ctx.options;
   const DataType dtype = o.datatypes.front();
-  CaseShape shape{Collective::all_reduce, dtype, ReduceOp::sum, 0, ctx.comm.size(), o.max_bytes / type_size(dtype)};
+  CaseShape shape{Collective::all_reduce,        dtype, ReduceOp::sum, 0, ctx.comm.size(),
+                  o.max_bytes / type_size(dtype)};
   CaseMeasurement current;
   current.backend = ctx.backend.name();
   current.shape = shape;
@@ -36,12 +37,13 @@ void run_overlap(ModeContext& ctx) {
   compute_us(ctx.backend, 1);  // warm caches and thread start-up
 
   const Delay no_delay{};
-  const double comm_alone =
-      ctx.comm.max(timed_loop(ctx.backend, ctx.comm, ctx.watchdog, o.iters, no_delay).total_us * o.iters);
+  const double comm_alone = ctx.comm.max(
+      timed_loop(ctx.backend, ctx.comm, ctx.watchdog, o.iters, no_delay).total_us * o.iters);
   ctx.watchdog.disarm();
   const double one_gemm = ctx.comm.max(compute_us(ctx.backend, 1));
   // As many GEMMs as fill the communication time, so that either could hide the other.
-  const int repeats = std::max(1, static_cast<int>(std::lround(comm_alone / std::max(one_gemm, 1e-3))));
+  const int repeats =
+      std::max(1, static_cast<int>(std::lround(comm_alone / std::max(one_gemm, 1e-3))));
   ctx.comm.barrier();
   const double compute_alone = ctx.comm.max(compute_us(ctx.backend, repeats));
 
@@ -50,17 +52,21 @@ void run_overlap(ModeContext& ctx) {
   ctx.backend.launch_compute(repeats);
   ctx.backend.run_loop(o.iters, [&] { ctx.watchdog.arm(); });
   ctx.backend.wait_compute();
-  const double both = ctx.comm.max(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+  const double both =
+      ctx.comm.max(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
   ctx.watchdog.disarm();
   ctx.document.set_current(std::nullopt);
 
-  OverlapMeasurement m{ctx.backend.name(), current.bytes, o.gemm_n, compute_alone, comm_alone, both};
+  OverlapMeasurement m{ctx.backend.name(), current.bytes, o.gemm_n,
+                       compute_alone,      comm_alone,    both};
   ctx.document.add(overlap_results(m, ctx.document.scale()));
-  print_on_root(ctx.comm,
-                fmt::format("# Overlap: {} x GEMM n={} | {} x all_reduce {} B {}\n"
-                            "# compute alone {:.1f} us, comm alone {:.1f} us, both {:.1f} us, efficiency {:.3f}\n",
-                            repeats, o.gemm_n, o.iters, current.bytes, type_name(dtype), compute_alone, comm_alone,
-                            both, overlap_efficiency(compute_alone, comm_alone, both)));
+  print_on_root(
+      ctx.comm,
+      fmt::format(
+          "# Overlap: {} x GEMM n={} | {} x all_reduce {} B {}\n"
+          "# compute alone {:.1f} us, comm alone {:.1f} us, both {:.1f} us, efficiency {:.3f}\n",
+          repeats, o.gemm_n, o.iters, current.bytes, type_name(dtype), compute_alone, comm_alone,
+          both, overlap_efficiency(compute_alone, comm_alone, both)));
 }
 
 }  // namespace perfgate::collectives

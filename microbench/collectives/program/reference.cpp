@@ -15,18 +15,21 @@ void run_reference(ModeContext& ctx) {
   const Options& o = ctx.options;
   const int n = ctx.comm.size();
   std::string text = fmt::format("# Reference: plain MPI_Allreduce loop, float sum, {} ranks\n", n);
-  text += fmt::format("# {:>10}  {:>12}  {:>7}  {:>6}  {:>6}\n", "size", "count", "time", "algbw", "busbw");
+  text += fmt::format("# {:>10}  {:>12}  {:>7}  {:>6}  {:>6}\n", "size", "count", "time", "algbw",
+                      "busbw");
   for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.step_factor)) {
     const std::size_t count = size / sizeof(float);
     if (count == 0) continue;
     std::vector<float> send(count, 1.0f), recv(count, 0.0f);
     const int c = static_cast<int>(count);
-    for (int i = 0; i < o.warmup_iters; ++i) MPI_Allreduce(send.data(), recv.data(), c, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    for (int i = 0; i < o.warmup_iters; ++i)
+      MPI_Allreduce(send.data(), recv.data(), c, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     ReferenceMeasurement m{count * sizeof(float), n, {}};
     for (int rep = 0; rep < o.repetitions; ++rep) {
       MPI_Barrier(MPI_COMM_WORLD);
       const double start = MPI_Wtime();
-      for (int i = 0; i < o.iters; ++i) MPI_Allreduce(send.data(), recv.data(), c, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+      for (int i = 0; i < o.iters; ++i)
+        MPI_Allreduce(send.data(), recv.data(), c, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
       const double per_op_us = (MPI_Wtime() - start) * 1e6 / o.iters;
       double sum = 0;
       MPI_Allreduce(&per_op_us, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -34,8 +37,8 @@ void run_reference(ModeContext& ctx) {
     }
     const double t = summarize(m.sample_us).mean;
     const double alg = algbw_gbps(m.bytes, t);
-    text += fmt::format("  {:>10}  {:>12}  {:>7}  {:6.2f}  {:6.2f}\n", m.bytes, count, format_time_us(t), alg,
-                        alg * busbw_factor(Collective::all_reduce, n));
+    text += fmt::format("  {:>10}  {:>12}  {:>7}  {:6.2f}  {:6.2f}\n", m.bytes, count,
+                        format_time_us(t), alg, alg * busbw_factor(Collective::all_reduce, n));
     if (ctx.comm.rank() == 0) ctx.document.add(reference_results(m, ctx.document.scale()));
   }
   print_on_root(ctx.comm, text);

@@ -29,8 +29,8 @@ std::string mpi_library_version() {
 }  // namespace
 
 std::vector<RankPlace> collect_places(const Communicator& comm, int device) {
-  const std::string mine =
-      fmt::format("{} {} {} {} {}", comm.local_rank(), device, ::getpid(), comm.launcher_node(), comm.host());
+  const std::string mine = fmt::format("{} {} {} {} {}", comm.local_rank(), device, ::getpid(),
+                                       comm.launcher_node(), comm.host());
   std::vector<RankPlace> places;
   std::vector<std::string> hosts_seen;
   int rank = 0;
@@ -50,14 +50,16 @@ std::vector<RankPlace> collect_places(const Communicator& comm, int device) {
   return places;
 }
 
-RunDocument::RunDocument(const Options& options, const std::string& backend, std::vector<RankPlace> places,
-                         bool gpus, bool writer, const std::map<std::string, std::string>& backend_keys)
+RunDocument::RunDocument(const Options& options, const std::string& backend,
+                         std::vector<RankPlace> places, bool gpus, bool writer,
+                         const std::map<std::string, std::string>& backend_keys)
     : places_(std::move(places)) {
   std::map<int, int> ranks_per_node;
   for (const RankPlace& p : places_) ++ranks_per_node[p.node];
   int widest = 0;
   for (const auto& [node, count] : ranks_per_node) widest = std::max(widest, count);
-  scale_ = {static_cast<int>(ranks_per_node.size()), gpus ? widest : 0, static_cast<int>(places_.size())};
+  scale_ = {static_cast<int>(ranks_per_node.size()), gpus ? widest : 0,
+            static_cast<int>(places_.size())};
 
   run_.uuid = new_uuid();
   run_.suite = options.suite;
@@ -72,8 +74,12 @@ RunDocument::RunDocument(const Options& options, const std::string& backend, std
 
   nlohmann::json ranks = nlohmann::json::array();
   for (const RankPlace& p : places_) {
-    ranks.push_back({{"rank", p.rank}, {"host", p.host}, {"node", p.node}, {"local_rank", p.local_rank},
-                     {"device", p.device}, {"pid", p.pid}});
+    ranks.push_back({{"rank", p.rank},
+                     {"host", p.host},
+                     {"node", p.node},
+                     {"local_rank", p.local_rank},
+                     {"device", p.device},
+                     {"pid", p.pid}});
   }
   metadata_ = {{"ranks", ranks},
                {"options", options_json(options)},
@@ -104,8 +110,9 @@ void RunDocument::set_current(std::optional<CaseMeasurement> current) {
 std::string RunDocument::describe_current() const {
   std::lock_guard lock(mutex_);
   if (!current_) return "setup";
-  return fmt::format("{} {} {} B {}", info(current_->shape.collective).name, type_name(current_->shape.dtype),
-                     current_->bytes, current_->in_place ? "in-place" : "out-of-place");
+  return fmt::format("{} {} {} B {}", info(current_->shape.collective).name,
+                     type_name(current_->shape.dtype), current_->bytes,
+                     current_->in_place ? "in-place" : "out-of-place");
 }
 
 void RunDocument::write(const std::string& path) {
@@ -115,7 +122,8 @@ void RunDocument::write(const std::string& path) {
   write_document_file(path, run_);
 }
 
-void RunDocument::write_timeout(const std::string& path, int rank, const std::string& host, double timeout_s) {
+void RunDocument::write_timeout(const std::string& path, int rank, const std::string& host,
+                                double timeout_s) {
   {
     std::lock_guard lock(mutex_);
     if (current_) {

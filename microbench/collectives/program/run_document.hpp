@@ -23,8 +23,8 @@ class RunDocument {
  public:
   // `places`: every rank's place (rank order); `gpus`: whether the backend runs on GPUs;
   // `writer`: this rank writes the document (only the writer collects the fingerprint).
-  RunDocument(const Options& options, const std::string& backend, std::vector<RankPlace> places, bool gpus,
-              bool writer, const std::map<std::string, std::string>& backend_keys);
+  RunDocument(const Options& options, const std::string& backend, std::vector<RankPlace> places,
+              bool gpus, bool writer, const std::map<std::string, std::string>& backend_keys);
 
   const Scale& scale() const { return scale_; }
   const std::vector<RankPlace>& places() const { return places_; }

@@ -20,16 +20,21 @@ double shown_time(TimeShown shown, const std::vector<RankTiming>& ranks) {
   std::vector<double> totals;
   for (const RankTiming& r : ranks) totals.push_back(r.total_us);
   switch (shown) {
-    case TimeShown::rank0: return totals.front();
-    case TimeShown::minimum: return *std::min_element(totals.begin(), totals.end());
-    case TimeShown::maximum: return *std::max_element(totals.begin(), totals.end());
-    case TimeShown::average: break;
+    case TimeShown::rank0:
+      return totals.front();
+    case TimeShown::minimum:
+      return *std::min_element(totals.begin(), totals.end());
+    case TimeShown::maximum:
+      return *std::max_element(totals.begin(), totals.end());
+    case TimeShown::average:
+      break;
   }
   return mean(totals);
 }
 
 // Measures one placement of one case; complete on rank 0 (others: wrong count only).
-CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t bytes, bool in_place) {
+CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t bytes,
+                        bool in_place) {
   const Options& o = ctx.options;
   CaseMeasurement m;
   m.backend = ctx.backend.name();
@@ -43,7 +48,8 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   const auto n = static_cast<std::size_t>(shape.ranks);
   std::vector<double> own_sum(n, 0), avg, lo, hi;
   for (int rep = 0; rep < o.repetitions; ++rep) {
-    const RankTiming mine = timed_loop(ctx.backend, ctx.comm, ctx.watchdog, o.iters, {o.delay_rank, o.delay_us});
+    const RankTiming mine =
+        timed_loop(ctx.backend, ctx.comm, ctx.watchdog, o.iters, {o.delay_rank, o.delay_us});
     const std::vector<RankTiming> all = gather_timings(ctx.comm, mine);
     ctx.watchdog.disarm();
     if (ctx.comm.rank() != 0) continue;
@@ -73,13 +79,15 @@ PlacementCells cells(const CaseMeasurement& m) {
 
 std::vector<std::string> straggler_lines(ModeContext& ctx, CaseMeasurement& m) {
   std::vector<std::string> lines;
-  for (const Straggler& s : find_stragglers(m.per_rank_us, ctx.options.straggler_margin, ctx.options.straggler_floor_us)) {
+  for (const Straggler& s : find_stragglers(m.per_rank_us, ctx.options.straggler_margin,
+                                            ctx.options.straggler_floor_us)) {
     const std::string& host = ctx.document.places().at(static_cast<std::size_t>(s.rank)).host;
     m.stragglers.push_back(s.rank);
-    lines.push_back(fmt::format("# Straggler: rank {} ({}) {} {} {} {} B {}: {:.2f} us vs median {:.2f} us (+{:.1f}%)\n",
-                                s.rank, host, info(m.shape.collective).name, type_name(m.shape.dtype),
-                                info(m.shape.collective).reduces ? op_name(m.shape.op) : "none", m.bytes,
-                                m.in_place ? "in-place" : "out-of-place", s.time_us, s.median_us, s.excess * 100));
+    lines.push_back(fmt::format(
+        "# Straggler: rank {} ({}) {} {} {} {} B {}: {:.2f} us vs median {:.2f} us (+{:.1f}%)\n",
+        s.rank, host, info(m.shape.collective).name, type_name(m.shape.dtype),
+        info(m.shape.collective).reduces ? op_name(m.shape.op) : "none", m.bytes,
+        m.in_place ? "in-place" : "out-of-place", s.time_us, s.median_us, s.excess * 100));
     ctx.document.add_straggler({{"rank", s.rank},
                                 {"host", host},
                                 {"collective", info(m.shape.collective).name},
@@ -104,8 +112,8 @@ TableHeader header_for(ModeContext& ctx, Collective c) {
   h.check = ctx.options.check;
   h.graph = ctx.options.cuda_graph;
   const RankDescription mine = ctx.backend.describe();
-  const std::vector<std::string> lines =
-      ctx.comm.gather(fmt::format("{}\t{}\t{}\t{}\t{}", mine.pid, mine.device, mine.bus_id, mine.host, mine.name));
+  const std::vector<std::string> lines = ctx.comm.gather(
+      fmt::format("{}\t{}\t{}\t{}\t{}", mine.pid, mine.device, mine.bus_id, mine.host, mine.name));
   for (std::size_t r = 0; r < lines.size(); ++r) {
     RankDescription d;
     d.rank = static_cast<int>(r);
@@ -144,19 +152,28 @@ std::size_t run_sweep(ModeContext& ctx) {
     double busbw_sum = 0;
     int busbw_count = 0;
     std::vector<std::string> notes;
-    const std::vector<ReduceOp> ops = info(c).reduces ? o.ops : std::vector<ReduceOp>{ReduceOp::sum};
+    const std::vector<ReduceOp> ops =
+        info(c).reduces ? o.ops : std::vector<ReduceOp>{ReduceOp::sum};
     for (DataType dtype : o.datatypes) {
       for (ReduceOp op : ops) {
         for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.step_factor)) {
-          CaseShape shape{c, dtype, op, info(c).has_root ? o.root : 0, n, usable_count(c, size / type_size(dtype), n)};
+          CaseShape shape{c,  dtype,
+                          op, info(c).has_root ? o.root : 0,
+                          n,  usable_count(c, size / type_size(dtype), n)};
           if (shape.count == 0) continue;
           if (auto why = ctx.backend.unsupported(shape)) {
-            notes.push_back(fmt::format("# Skipped: {} {} {} B: {}\n", info(c).name, type_name(dtype), size, *why));
+            notes.push_back(fmt::format("# Skipped: {} {} {} B: {}\n", info(c).name,
+                                        type_name(dtype), size, *why));
             continue;
           }
           const std::size_t bytes = shape.count * type_size(dtype);
-          TableRow row{bytes, shape.count, dtype, info(c).reduces ? std::string(op_name(op)) : "none",
-                       info(c).has_root ? o.root : -1, {}, {}};
+          TableRow row{bytes,
+                       shape.count,
+                       dtype,
+                       info(c).reduces ? std::string(op_name(op)) : "none",
+                       info(c).has_root ? o.root : -1,
+                       {},
+                       {}};
           for (bool in_place : {false, true}) {
             CaseMeasurement m = measure(ctx, shape, bytes, in_place);
             wrong_total += m.wrong.value_or(0);
@@ -173,7 +190,8 @@ std::size_t run_sweep(ModeContext& ctx) {
     }
     std::string tail;
     for (const std::string& note : notes) tail += note;
-    tail += format_table_footer(wrong_total, busbw_count ? busbw_sum / busbw_count : 0, info(c).perf_name);
+    tail += format_table_footer(wrong_total, busbw_count ? busbw_sum / busbw_count : 0,
+                                info(c).perf_name);
     print_on_root(ctx.comm, tail);
     wrong_everywhere += wrong_total;
   }

@@ -8,11 +8,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double micros(Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
+double micros(Clock::duration d) {
+  return std::chrono::duration<double, std::micro>(d).count();
+}
 
 }  // namespace
 
-std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog, const CaseShape& shape) {
+std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog,
+                       const CaseShape& shape) {
   backend.refill();
   backend.run_loop(1, [&] { watchdog.arm(); });
   const std::vector<double> out = backend.output();
@@ -26,9 +29,11 @@ void warm_up(Backend& backend, Watchdog& watchdog, int iters) {
   watchdog.disarm();
 }
 
-RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog, int iters, const Delay& delay) {
+RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog, int iters,
+                      const Delay& delay) {
   const bool delayed = delay.rank == comm.rank() && delay.us > 0;
-  const auto sleep = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::micro>(delay.us));
+  const auto sleep = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double, std::micro>(delay.us));
   Clock::duration pre{0};
   watchdog.arm();  // a peer that never arrives hangs this barrier too
   comm.barrier();

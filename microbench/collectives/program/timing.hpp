@@ -18,7 +18,8 @@ struct Delay {
 };
 
 // Runs one operation on fresh inputs and returns the wrong elements summed over all ranks.
-std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog, const CaseShape& shape);
+std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog,
+                       const CaseShape& shape);
 void warm_up(Backend& backend, Watchdog& watchdog, int iters);
 // One timed loop of `iters` operations; this rank's time per operation and pre-collective time.
 // Leaves the watchdog armed: a rank that finished early (a broadcast root) next waits for its

@@ -21,12 +21,14 @@ constexpr std::array<CollectiveInfo, 7> kTable{{
 
 }  // namespace
 
-const CollectiveInfo& info(Collective c) { return kTable.at(static_cast<std::size_t>(c)); }
+const CollectiveInfo& info(Collective c) {
+  return kTable.at(static_cast<std::size_t>(c));
+}
 
 const std::vector<Collective>& all_collectives() {
-  static const std::vector<Collective> all{Collective::all_reduce, Collective::all_gather,
+  static const std::vector<Collective> all{Collective::all_reduce,     Collective::all_gather,
                                            Collective::reduce_scatter, Collective::broadcast,
-                                           Collective::reduce, Collective::alltoall,
+                                           Collective::reduce,         Collective::alltoall,
                                            Collective::sendrecv};
   return all;
 }

@@ -5,7 +5,9 @@
 namespace perfgate::collectives {
 namespace {
 
-std::size_t block(const CaseShape& s) { return s.count / static_cast<std::size_t>(s.ranks); }
+std::size_t block(const CaseShape& s) {
+  return s.count / static_cast<std::size_t>(s.ranks);
+}
 
 double reduced(const CaseShape& s, std::size_t send_index) {
   double acc = input_value(s, 0, send_index);
@@ -42,7 +44,9 @@ double expected_value(const CaseShape& s, int rank, std::size_t index) {
   return 0;
 }
 
-bool has_output(const CaseShape& s, int rank) { return s.collective != Collective::reduce || rank == s.root; }
+bool has_output(const CaseShape& s, int rank) {
+  return s.collective != Collective::reduce || rank == s.root;
+}
 
 std::size_t count_wrong(const CaseShape& s, int rank, std::span<const double> output) {
   if (!has_output(s, rank)) return 0;

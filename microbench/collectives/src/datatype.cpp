@@ -22,11 +22,16 @@ struct Minifloat {
 
 Minifloat format_of(DataType t) {
   switch (t) {
-    case DataType::bf16: return {8, 7, true};
-    case DataType::f16: return {5, 10, true};
-    case DataType::f8e4m3: return {4, 3, false};
-    case DataType::f8e5m2: return {5, 2, true};
-    case DataType::f32: break;
+    case DataType::bf16:
+      return {8, 7, true};
+    case DataType::f16:
+      return {5, 10, true};
+    case DataType::f8e4m3:
+      return {4, 3, false};
+    case DataType::f8e5m2:
+      return {5, 2, true};
+    case DataType::f32:
+      break;
   }
   return {8, 23, true};
 }
@@ -59,7 +64,8 @@ std::uint32_t encode_minifloat(const Minifloat& f, float value) {
       q = 1u << f.mantissa_bits;
       ++e;
     }
-    code = (static_cast<std::uint32_t>(e + f.bias()) << f.mantissa_bits) | (q - (1u << f.mantissa_bits));
+    code = (static_cast<std::uint32_t>(e + f.bias()) << f.mantissa_bits) |
+           (q - (1u << f.mantissa_bits));
   }
   const std::uint32_t max_code = max_finite_code(f);
   if (code > max_code) code = f.ieee_specials ? all_exp << f.mantissa_bits : max_code;
@@ -89,33 +95,46 @@ float decode_minifloat(const Minifloat& f, std::uint32_t bits) {
 
 std::string_view type_name(DataType t) {
   switch (t) {
-    case DataType::f32: return "float";
-    case DataType::bf16: return "bfloat16";
-    case DataType::f16: return "half";
-    case DataType::f8e4m3: return "f8e4m3";
-    case DataType::f8e5m2: return "f8e5m2";
+    case DataType::f32:
+      return "float";
+    case DataType::bf16:
+      return "bfloat16";
+    case DataType::f16:
+      return "half";
+    case DataType::f8e4m3:
+      return "f8e4m3";
+    case DataType::f8e5m2:
+      return "f8e5m2";
   }
   return "float";
 }
 
 std::string_view series_dtype(DataType t) {
   switch (t) {
-    case DataType::f32: return "f32";
-    case DataType::bf16: return "bf16";
-    case DataType::f16: return "f16";
-    case DataType::f8e4m3: return "f8e4m3";
-    case DataType::f8e5m2: return "f8e5m2";
+    case DataType::f32:
+      return "f32";
+    case DataType::bf16:
+      return "bf16";
+    case DataType::f16:
+      return "f16";
+    case DataType::f8e4m3:
+      return "f8e4m3";
+    case DataType::f8e5m2:
+      return "f8e5m2";
   }
   return "f32";
 }
 
 std::size_t type_size(DataType t) {
   switch (t) {
-    case DataType::f32: return 4;
+    case DataType::f32:
+      return 4;
     case DataType::bf16:
-    case DataType::f16: return 2;
+    case DataType::f16:
+      return 2;
     case DataType::f8e4m3:
-    case DataType::f8e5m2: return 1;
+    case DataType::f8e5m2:
+      return 1;
   }
   return 4;
 }
@@ -126,8 +145,8 @@ double type_epsilon(DataType t) {
 }
 
 const std::vector<DataType>& all_datatypes() {
-  static const std::vector<DataType> all{DataType::f32, DataType::bf16, DataType::f16, DataType::f8e4m3,
-                                         DataType::f8e5m2};
+  static const std::vector<DataType> all{DataType::f32, DataType::bf16, DataType::f16,
+                                         DataType::f8e4m3, DataType::f8e5m2};
   return all;
 }
 
@@ -137,7 +156,8 @@ DataType datatype_from_string(std::string_view s) {
   if (s == "half" || s == "fp16" || s == "f16") return DataType::f16;
   if (s == "f8e4m3" || s == "fp8" || s == "fp8e4m3") return DataType::f8e4m3;
   if (s == "f8e5m2" || s == "fp8e5m2") return DataType::f8e5m2;
-  throw InputError(fmt::format("--datatype: unknown datatype '{}' (float, bfloat16, half, f8e4m3, f8e5m2)", s));
+  throw InputError(
+      fmt::format("--datatype: unknown datatype '{}' (float, bfloat16, half, f8e4m3, f8e5m2)", s));
 }
 
 std::uint32_t encode(DataType t, float value) {
@@ -156,8 +176,9 @@ void encode_array(DataType t, std::span<const double> values, std::span<std::byt
     const std::uint32_t bits = encode(t, static_cast<float>(values[i]));
     const auto narrow16 = static_cast<std::uint16_t>(bits);
     const auto narrow8 = static_cast<std::uint8_t>(bits);
-    const void* src = size == 4 ? static_cast<const void*>(&bits)
-                                : size == 2 ? static_cast<const void*>(&narrow16) : &narrow8;
+    const void* src = size == 4   ? static_cast<const void*>(&bits)
+                      : size == 2 ? static_cast<const void*>(&narrow16)
+                                  : &narrow8;
     std::memcpy(out.data() + i * size, src, size);
   }
 }

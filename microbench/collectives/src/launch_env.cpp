@@ -29,7 +29,9 @@ EnvLookup process_environment() {
 LaunchPlace read_launch_place(const EnvLookup& env) {
   LaunchPlace place;
   const std::pair<const char*, const char*> launchers[] = {
-      {"OMPI_COMM_WORLD_LOCAL_RANK", "openmpi"}, {"SLURM_LOCALID", "slurm"}, {"PMIX_LOCAL_RANK", "pmix"}};
+      {"OMPI_COMM_WORLD_LOCAL_RANK", "openmpi"},
+      {"SLURM_LOCALID", "slurm"},
+      {"PMIX_LOCAL_RANK", "pmix"}};
   for (const auto& [variable, launcher] : launchers) {
     if (auto v = integer(env, variable)) {
       place.local_rank = v;

@@ -7,7 +7,8 @@ namespace {
 
 std::string placement_cells(const PlacementCells& c) {
   const std::string wrong = c.wrong ? fmt::format("{:5d}", *c.wrong) : std::string("  N/A");
-  return fmt::format("  {:>7}  {:6.2f}  {:6.2f}  {}", format_time_us(c.time_us), c.algbw, c.busbw, wrong);
+  return fmt::format("  {:>7}  {:6.2f}  {:6.2f}  {}", format_time_us(c.time_us), c.algbw, c.busbw,
+                     wrong);
 }
 
 }  // namespace
@@ -22,33 +23,43 @@ std::string format_table_header(const TableHeader& h) {
   std::string out;
   out += fmt::format("# Collective test starting: {}\n", h.program);
   out += fmt::format(
-      "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {}(factor) warmup iters: {} iters: {} agg iters: 1 "
+      "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {}(factor) warmup iters: {} iters: {} agg "
+      "iters: 1 "
       "validation: {} graph: {}\n",
       h.min_bytes, h.max_bytes, h.step_factor, h.warmup_iters, h.iters, h.check ? 1 : 0, h.graph);
   out += "#\n# Using devices\n";
   for (const RankDescription& r : h.ranks) {
-    out += fmt::format("#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [{}] {}\n", r.rank, r.pid, r.host,
-                       r.device, r.bus_id, r.name);
+    out += fmt::format("#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [{}] {}\n", r.rank,
+                       r.pid, r.host, r.device, r.bus_id, r.name);
   }
   out += "#\n";
-  out += "#                                                              out-of-place                       "
-         "in-place          \n";
-  out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6} {:>6}  {:>7}  {:>6}  {:>6} {:>6}\n",
-                     "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw",
-                     "busbw", "#wrong");
-  out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6} {:>6}  {:>7}  {:>6}  {:>6} {:>6}\n",
-                     "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+  out +=
+      "#                                                              out-of-place                 "
+      "      "
+      "in-place          \n";
+  out += fmt::format(
+      "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6} {:>6}  {:>7}  {:>6}  {:>6} "
+      "{:>6}\n",
+      "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw",
+      "busbw", "#wrong");
+  out += fmt::format(
+      "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6} {:>6}  {:>7}  {:>6}  {:>6} "
+      "{:>6}\n",
+      "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)",
+      "");
   return out;
 }
 
 std::string format_table_row(const TableRow& row) {
-  return fmt::format("{:12d}  {:12d}  {:>8}  {:>6}  {:6d}", row.bytes, row.count, type_name(row.dtype), row.redop,
-                     row.root) +
+  return fmt::format("{:12d}  {:12d}  {:>8}  {:>6}  {:6d}", row.bytes, row.count,
+                     type_name(row.dtype), row.redop, row.root) +
          placement_cells(row.out_of_place) + placement_cells(row.in_place) + "\n";
 }
 
-std::string format_table_footer(std::size_t wrong_total, double avg_busbw, std::string_view program) {
-  return fmt::format("# {:<20} : {} {}\n", "Out of bounds values", wrong_total, wrong_total ? "FAILED" : "OK") +
+std::string format_table_footer(std::size_t wrong_total, double avg_busbw,
+                                std::string_view program) {
+  return fmt::format("# {:<20} : {} {}\n", "Out of bounds values", wrong_total,
+                     wrong_total ? "FAILED" : "OK") +
          fmt::format("# {:<20} : {:g} \n", "Avg bus bandwidth", avg_busbw) + "#\n" +
          fmt::format("# Collective test concluded: {}\n", program);
 }

@@ -10,18 +10,23 @@ namespace perfgate::collectives {
 
 std::string_view op_name(ReduceOp op) {
   switch (op) {
-    case ReduceOp::sum: return "sum";
-    case ReduceOp::prod: return "prod";
-    case ReduceOp::max: return "max";
-    case ReduceOp::min: return "min";
-    case ReduceOp::avg: return "avg";
+    case ReduceOp::sum:
+      return "sum";
+    case ReduceOp::prod:
+      return "prod";
+    case ReduceOp::max:
+      return "max";
+    case ReduceOp::min:
+      return "min";
+    case ReduceOp::avg:
+      return "avg";
   }
   return "sum";
 }
 
 const std::vector<ReduceOp>& all_reduce_ops() {
-  static const std::vector<ReduceOp> all{ReduceOp::sum, ReduceOp::prod, ReduceOp::max, ReduceOp::min,
-                                         ReduceOp::avg};
+  static const std::vector<ReduceOp> all{ReduceOp::sum, ReduceOp::prod, ReduceOp::max,
+                                         ReduceOp::min, ReduceOp::avg};
   return all;
 }
 
@@ -34,11 +39,15 @@ ReduceOp reduce_op_from_string(std::string_view s) {
 
 double combine(ReduceOp op, double a, double b) {
   switch (op) {
-    case ReduceOp::prod: return a * b;
-    case ReduceOp::max: return std::max(a, b);
-    case ReduceOp::min: return std::min(a, b);
+    case ReduceOp::prod:
+      return a * b;
+    case ReduceOp::max:
+      return std::max(a, b);
+    case ReduceOp::min:
+      return std::min(a, b);
     case ReduceOp::sum:
-    case ReduceOp::avg: return a + b;
+    case ReduceOp::avg:
+      return a + b;
   }
   return a + b;
 }

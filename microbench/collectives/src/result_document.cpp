@@ -9,8 +9,8 @@ namespace {
 
 // `backend` goes into extra, not the key: the run's labels carry it too, and keeping it out of
 // the id is what lets NCCL results line up with nccl-tests logs.
-Result make_result(SeriesKey key, std::string unit, Direction direction, std::vector<double> samples,
-                   const Scale& scale, const std::string& backend) {
+Result make_result(SeriesKey key, std::string unit, Direction direction,
+                   std::vector<double> samples, const Scale& scale, const std::string& backend) {
   Result r;
   r.key = std::move(key);
   r.unit = std::move(unit);
@@ -22,7 +22,8 @@ Result make_result(SeriesKey key, std::string unit, Direction direction, std::ve
   return r;
 }
 
-std::vector<double> bandwidths(const std::vector<double>& times_us, std::size_t bytes, double factor) {
+std::vector<double> bandwidths(const std::vector<double>& times_us, std::size_t bytes,
+                               double factor) {
   std::vector<double> bw;
   for (double t : times_us) bw.push_back(algbw_gbps(bytes, t) * factor);
   return bw;
@@ -45,7 +46,8 @@ SeriesKey case_key(const CaseMeasurement& m, const std::string& metric) {
 
 std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
   const double factor = busbw_factor(m.shape.collective, m.shape.ranks);
-  Result time = make_result(case_key(m, "time"), "us", Direction::lower_is_better, m.sample_us, scale, m.backend);
+  Result time = make_result(case_key(m, "time"), "us", Direction::lower_is_better, m.sample_us,
+                            scale, m.backend);
   time.extra["per_rank_us"] = m.per_rank_us;
   time.extra["avg_us"] = m.avg_us;
   time.extra["min_us"] = m.min_us;
@@ -67,13 +69,14 @@ std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
   return {std::move(time), std::move(alg), std::move(bus)};
 }
 
-Result timeout_result(const CaseMeasurement& m, const Scale& scale, int rank, const std::string& host,
-                      double timeout_s) {
-  Result r = make_result(case_key(m, "time"), "us", Direction::lower_is_better, {}, scale, m.backend);
+Result timeout_result(const CaseMeasurement& m, const Scale& scale, int rank,
+                      const std::string& host, double timeout_s) {
+  Result r =
+      make_result(case_key(m, "time"), "us", Direction::lower_is_better, {}, scale, m.backend);
   r.status = ResultStatus::timeout;
   r.message = fmt::format("{} of {} B ({}) did not complete within {} s on rank {} ({})",
-                          info(m.shape.collective).name, m.bytes, m.in_place ? "in-place" : "out-of-place",
-                          timeout_s, rank, host);
+                          info(m.shape.collective).name, m.bytes,
+                          m.in_place ? "in-place" : "out-of-place", timeout_s, rank, host);
   r.extra["rank"] = rank;
   r.extra["host"] = host;
   r.extra["bytes"] = m.bytes;
@@ -89,9 +92,10 @@ std::vector<Result> bucket_results(const BucketMeasurement& m, const Scale& scal
   key.metric = "time";
   Result time = make_result(key, "us", Direction::lower_is_better, m.sample_us, scale, m.backend);
   key.metric = "busbw";
-  Result bus = make_result(key, "GB/s", Direction::higher_is_better,
-                           bandwidths(m.sample_us, m.total_bytes, busbw_factor(Collective::all_reduce, m.ranks)),
-                           scale, m.backend);
+  Result bus = make_result(
+      key, "GB/s", Direction::higher_is_better,
+      bandwidths(m.sample_us, m.total_bytes, busbw_factor(Collective::all_reduce, m.ranks)), scale,
+      m.backend);
   time.extra["best"] = m.best;
   bus.extra["best"] = m.best;
   return {std::move(time), std::move(bus)};
@@ -115,21 +119,24 @@ std::vector<Result> overlap_results(const OverlapMeasurement& m, const Scale& sc
   }
   key.metric = "overlap_efficiency";
   out.push_back(make_result(key, "ratio", Direction::higher_is_better,
-                            {overlap_efficiency(m.compute_us, m.comm_us, m.both_us)}, scale, m.backend));
+                            {overlap_efficiency(m.compute_us, m.comm_us, m.both_us)}, scale,
+                            m.backend));
   return out;
 }
 
 std::vector<Result> reference_results(const ReferenceMeasurement& m, const Scale& scale) {
   SeriesKey key;
   key.family = "collectives.reference_all_reduce";
-  key.params = {{"bytes", std::to_string(m.bytes)}, {"dtype", std::string(series_dtype(DataType::f32))}};
+  key.params = {{"bytes", std::to_string(m.bytes)},
+                {"dtype", std::string(series_dtype(DataType::f32))}};
   key.metric = "time";
   // The reference loop is plain MPI_Allreduce, whatever --backend says.
   Result time = make_result(key, "us", Direction::lower_is_better, m.sample_us, scale, "mpi");
   key.metric = "busbw";
-  Result bus = make_result(key, "GB/s", Direction::higher_is_better,
-                           bandwidths(m.sample_us, m.bytes, busbw_factor(Collective::all_reduce, m.ranks)), scale,
-                           "mpi");
+  Result bus =
+      make_result(key, "GB/s", Direction::higher_is_better,
+                  bandwidths(m.sample_us, m.bytes, busbw_factor(Collective::all_reduce, m.ranks)),
+                  scale, "mpi");
   return {std::move(time), std::move(bus)};
 }
 

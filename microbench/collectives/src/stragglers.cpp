@@ -23,16 +23,19 @@ double median(std::span<const double> values) {
   return v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
-std::vector<Straggler> find_stragglers(std::span<const double> per_rank_us, double margin, double floor_us) {
+std::vector<Straggler> find_stragglers(std::span<const double> per_rank_us, double margin,
+                                       double floor_us) {
   std::vector<Straggler> found;
   if (per_rank_us.size() < 2) return found;
   const double mid = median(per_rank_us);
   for (std::size_t r = 0; r < per_rank_us.size(); ++r) {
     if (per_rank_us[r] > mid * (1 + margin) && per_rank_us[r] - mid >= floor_us) {
-      found.push_back({static_cast<int>(r), per_rank_us[r], mid, mid > 0 ? per_rank_us[r] / mid - 1 : 0});
+      found.push_back(
+          {static_cast<int>(r), per_rank_us[r], mid, mid > 0 ? per_rank_us[r] / mid - 1 : 0});
     }
   }
-  std::sort(found.begin(), found.end(), [](const Straggler& a, const Straggler& b) { return a.time_us > b.time_us; });
+  std::sort(found.begin(), found.end(),
+            [](const Straggler& a, const Straggler& b) { return a.time_us > b.time_us; });
   return found;
 }
 

@@ -26,18 +26,25 @@ struct Coefficients {
 
 Coefficients coefficients(const AdamWHyper& h) {
   if (h.step < 1) throw InputError("cuda adamw: step must be >= 1");
-  return {h.lr, h.beta1, h.beta2, h.eps, h.weight_decay,
-          1.0f / (1.0f - std::pow(h.beta1, float(h.step))), 1.0f / (1.0f - std::pow(h.beta2, float(h.step)))};
+  return {h.lr,
+          h.beta1,
+          h.beta2,
+          h.eps,
+          h.weight_decay,
+          1.0f / (1.0f - std::pow(h.beta1, float(h.step))),
+          1.0f / (1.0f - std::pow(h.beta2, float(h.step)))};
 }
 
-__device__ __forceinline__ void adamw_element(float& p, float g, float& m, float& v, const Coefficients& c) {
+__device__ __forceinline__ void adamw_element(float& p, float g, float& m, float& v,
+                                              const Coefficients& c) {
   m = c.beta1 * m + (1.0f - c.beta1) * g;
   v = c.beta2 * v + (1.0f - c.beta2) * g * g;
   const float update = (m * c.correction1) / (sqrtf(v * c.correction2) + c.eps);
   p -= c.lr * (update + c.decay * p);
 }
 
-__global__ void __launch_bounds__(kThreads) adamw_multi_tensor_kernel(const Chunk* chunks, Coefficients c) {
+__global__ void __launch_bounds__(kThreads)
+    adamw_multi_tensor_kernel(const Chunk* chunks, Coefficients c) {
   const Chunk k = chunks[blockIdx.x];
   const std::int64_t vecs = k.count / 4;
   for (std::int64_t i = threadIdx.x; i < vecs; i += blockDim.x) {
@@ -52,13 +59,14 @@ __global__ void __launch_bounds__(kThreads) adamw_multi_tensor_kernel(const Chun
     reinterpret_cast<float4*>(k.m)[i] = m;
     reinterpret_cast<float4*>(k.v)[i] = v;
   }
-  for (std::int64_t i = vecs * 4 + threadIdx.x; i < k.count; i += blockDim.x) adamw_element(k.p[i], k.g[i], k.m[i], k.v[i], c);
+  for (std::int64_t i = vecs * 4 + threadIdx.x; i < k.count; i += blockDim.x)
+    adamw_element(k.p[i], k.g[i], k.m[i], k.v[i], c);
 }
 
 enum class Step { first_moment, second_moment, update };
 
-__global__ void adamw_stage_kernel(float* p, const float* g, float* m, float* v, std::int64_t n, Coefficients c,
-                                   Step step) {
+__global__ void adamw_stage_kernel(float* p, const float* g, float* m, float* v, std::int64_t n,
+                                   Coefficients c, Step step) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::int64_t(gridDim.x) * blockDim.x) {
     if (step == Step::first_moment) {
@@ -78,7 +86,8 @@ void validate(const TensorList& list) {
   if (list.params.size() != n || list.grads.size() != n || list.m.size() != n || list.v.size() != n)
     throw InputError("cuda adamw: params, grads, m, v and sizes must have the same length");
   for (std::size_t i = 0; i < n; ++i)
-    if (list.sizes[i] <= 0) throw InputError("cuda adamw: tensor " + std::to_string(i) + " has no elements");
+    if (list.sizes[i] <= 0)
+      throw InputError("cuda adamw: tensor " + std::to_string(i) + " has no elements");
 }
 
 }  // namespace
@@ -88,17 +97,21 @@ AdamWMultiTensor::AdamWMultiTensor(const TensorList& list) {
   std::vector<Chunk> chunks;
   for (std::size_t t = 0; t < list.sizes.size(); ++t)
     for (std::int64_t start = 0; start < list.sizes[t]; start += kChunk)
-      chunks.push_back({list.params[t] + start, list.grads[t] + start, list.m[t] + start, list.v[t] + start,
-                        std::min(kChunk, list.sizes[t] - start)});
+      chunks.push_back({list.params[t] + start, list.grads[t] + start, list.m[t] + start,
+                        list.v[t] + start, std::min(kChunk, list.sizes[t] - start)});
   chunks_ = int(chunks.size());
   PERFGATE_CUDA_CHECK(cudaMalloc(&table_, chunks.size() * sizeof(Chunk)));
-  PERFGATE_CUDA_CHECK(cudaMemcpy(table_, chunks.data(), chunks.size() * sizeof(Chunk), cudaMemcpyHostToDevice));
+  PERFGATE_CUDA_CHECK(
+      cudaMemcpy(table_, chunks.data(), chunks.size() * sizeof(Chunk), cudaMemcpyHostToDevice));
 }
 
-AdamWMultiTensor::~AdamWMultiTensor() { cudaFree(table_); }
+AdamWMultiTensor::~AdamWMultiTensor() {
+  cudaFree(table_);
+}
 
 void AdamWMultiTensor::launch(const AdamWHyper& h, cudaStream_t s) const {
-  adamw_multi_tensor_kernel<<<unsigned(chunks_), kThreads, 0, s>>>(static_cast<const Chunk*>(table_), coefficients(h));
+  adamw_multi_tensor_kernel<<<unsigned(chunks_), kThreads, 0, s>>>(
+      static_cast<const Chunk*>(table_), coefficients(h));
   PERFGATE_CHECK_LAUNCH("adamw_multi_tensor_kernel");
 }
 
@@ -109,7 +122,8 @@ void adamw_unfused(const TensorList& list, const AdamWHyper& h, cudaStream_t s) 
     const std::int64_t n = list.sizes[t];
     const unsigned blocks = unsigned(std::min<std::int64_t>((n + 255) / 256, 132 * 16));
     for (Step step : {Step::first_moment, Step::second_moment, Step::update}) {
-      adamw_stage_kernel<<<blocks, 256, 0, s>>>(list.params[t], list.grads[t], list.m[t], list.v[t], n, c, step);
+      adamw_stage_kernel<<<blocks, 256, 0, s>>>(list.params[t], list.grads[t], list.m[t], list.v[t],
+                                                n, c, step);
       PERFGATE_CHECK_LAUNCH("adamw_stage_kernel");
     }
   }

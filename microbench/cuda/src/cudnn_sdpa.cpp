@@ -12,7 +12,18 @@
 namespace perfgate::cuda {
 namespace {
 
-enum Uid : std::int64_t { q_uid = 1, k_uid, v_uid, o_uid, stats_uid, scale_uid, do_uid, dq_uid, dk_uid, dv_uid };
+enum Uid : std::int64_t {
+  q_uid = 1,
+  k_uid,
+  v_uid,
+  o_uid,
+  stats_uid,
+  scale_uid,
+  do_uid,
+  dq_uid,
+  dk_uid,
+  dv_uid
+};
 
 }  // namespace
 
@@ -35,23 +46,26 @@ struct CudnnSdpa::Graph {
     owned.push_back(d);
     return d;
   }
-  static void set(cudnnBackendDescriptor_t d, cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type,
-                  std::int64_t count, const void* value) {
+  static void set(cudnnBackendDescriptor_t d, cudnnBackendAttributeName_t name,
+                  cudnnBackendAttributeType_t type, std::int64_t count, const void* value) {
     PERFGATE_CUDNN_CHECK(cudnnBackendSetAttribute(d, name, type, count, value));
   }
-  static void link(cudnnBackendDescriptor_t d, cudnnBackendAttributeName_t name, cudnnBackendDescriptor_t value) {
+  static void link(cudnnBackendDescriptor_t d, cudnnBackendAttributeName_t name,
+                   cudnnBackendDescriptor_t value) {
     set(d, name, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &value);
   }
 
-  cudnnBackendDescriptor_t tensor(std::int64_t uid, cudnnDataType_t type, std::vector<std::int64_t> dims,
-                                  std::vector<std::int64_t> strides, bool by_value = false) {
+  cudnnBackendDescriptor_t tensor(std::int64_t uid, cudnnDataType_t type,
+                                  std::vector<std::int64_t> dims, std::vector<std::int64_t> strides,
+                                  bool by_value = false) {
     cudnnBackendDescriptor_t d = create(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
     const std::int64_t alignment = 16;
     const bool is_virtual = false;
     set(d, CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, 1, &uid);
     set(d, CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &type);
     set(d, CUDNN_ATTR_TENSOR_DIMENSIONS, CUDNN_TYPE_INT64, std::int64_t(dims.size()), dims.data());
-    set(d, CUDNN_ATTR_TENSOR_STRIDES, CUDNN_TYPE_INT64, std::int64_t(strides.size()), strides.data());
+    set(d, CUDNN_ATTR_TENSOR_STRIDES, CUDNN_TYPE_INT64, std::int64_t(strides.size()),
+        strides.data());
     set(d, CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, CUDNN_TYPE_INT64, 1, &alignment);
     set(d, CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &is_virtual);
     set(d, CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &by_value);
@@ -72,11 +86,13 @@ struct CudnnSdpa::Graph {
     PERFGATE_CUDNN_CHECK(cudnnBackendFinalize(heuristics));
     std::int64_t count = 0;
     PERFGATE_CUDNN_CHECK(cudnnBackendGetAttribute(heuristics, CUDNN_ATTR_ENGINEHEUR_RESULTS,
-                                                  CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr));
+                                                  CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count,
+                                                  nullptr));
     std::vector<cudnnBackendDescriptor_t> configs(static_cast<std::size_t>(count));
     for (auto& c : configs) c = create(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR);
     PERFGATE_CUDNN_CHECK(cudnnBackendGetAttribute(heuristics, CUDNN_ATTR_ENGINEHEUR_RESULTS,
-                                                  CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &count, configs.data()));
+                                                  CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &count,
+                                                  configs.data()));
     for (std::int64_t i = 0; i < count && plan == nullptr; ++i) {
       cudnnBackendDescriptor_t candidate = create(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
       link(candidate, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, configs[std::size_t(i)]);
@@ -86,20 +102,23 @@ struct CudnnSdpa::Graph {
       throw ToolError("cuDNN SDPA: none of the " + std::to_string(count) +
                       " engine configurations supports this shape on this GPU");
     std::int64_t bytes = 0;
-    PERFGATE_CUDNN_CHECK(cudnnBackendGetAttribute(plan, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64,
-                                                  1, nullptr, &bytes));
+    PERFGATE_CUDNN_CHECK(cudnnBackendGetAttribute(plan, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
+                                                  CUDNN_TYPE_INT64, 1, nullptr, &bytes));
     workspace = DeviceBuffer<unsigned char>(std::size_t(std::max<std::int64_t>(bytes, 16)));
   }
 
-  void execute(const std::vector<std::int64_t>& uids, const std::vector<void*>& pointers, cudaStream_t s) {
+  void execute(const std::vector<std::int64_t>& uids, const std::vector<void*>& pointers,
+               cudaStream_t s) {
     PERFGATE_CUDNN_CHECK(cudnnSetStream(handle, s));
     cudnnBackendDescriptor_t pack = nullptr;
-    PERFGATE_CUDNN_CHECK(cudnnBackendCreateDescriptor(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
+    PERFGATE_CUDNN_CHECK(
+        cudnnBackendCreateDescriptor(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
     try {
       void* ws = workspace.get();
-      set(pack, CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, std::int64_t(uids.size()), uids.data());
-      set(pack, CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, std::int64_t(pointers.size()),
-          pointers.data());
+      set(pack, CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, std::int64_t(uids.size()),
+          uids.data());
+      set(pack, CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR,
+          std::int64_t(pointers.size()), pointers.data());
       set(pack, CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &ws);
       PERFGATE_CUDNN_CHECK(cudnnBackendFinalize(pack));
       PERFGATE_CUDNN_CHECK(cudnnBackendExecute(handle, plan, pack));
@@ -113,16 +132,19 @@ struct CudnnSdpa::Graph {
 
 std::string CudnnSdpa::version() {
   const std::size_t v = cudnnGetVersion();  // major*10000 + minor*100 + patch since cuDNN 9
-  return std::to_string(v / 10000) + "." + std::to_string((v / 100) % 100) + "." + std::to_string(v % 100);
+  return std::to_string(v / 10000) + "." + std::to_string((v / 100) % 100) + "." +
+         std::to_string(v % 100);
 }
 
 CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
     : graph_(std::make_unique<Graph>()), shape_(s), direction_(d) {
   validate(s);
-  if (p != Precision::bf16 && p != Precision::f16) throw InputError("cuDNN SDPA: precision must be bf16 or f16");
+  if (p != Precision::bf16 && p != Precision::f16)
+    throw InputError("cuDNN SDPA: precision must be bf16 or f16");
   if (s.causal)
-    throw Unsupported("cuDNN SDPA: causal masks need the SDPA diagonal-band subgraph, absent from the cuDNN " +
-                    std::string(CUDNN_MAJOR == 9 ? "9.x" : "") + " headers this was built with");
+    throw Unsupported(
+        "cuDNN SDPA: causal masks need the SDPA diagonal-band subgraph, absent from the cuDNN " +
+        std::string(CUDNN_MAJOR == 9 ? "9.x" : "") + " headers this was built with");
   Graph& g = *graph_;
   PERFGATE_CUDNN_CHECK(cudnnCreate(&g.handle));
   g.scale = float(1.0 / std::sqrt(double(s.head_dim)));
@@ -140,13 +162,16 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
     return g.tensor(stats_uid, CUDNN_DATA_FLOAT, {s.batch, s.heads, s.seq_q, 1},
                     {s.heads * s.seq_q, s.seq_q, 1, 1});
   };
-  cudnnBackendDescriptor_t scale = g.tensor(scale_uid, CUDNN_DATA_FLOAT, {1, 1, 1, 1}, {1, 1, 1, 1}, true);
-  const auto op_type =
-      d == Direction::forward ? CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR : CUDNN_BACKEND_OPERATION_SDPA_BWD_DESCRIPTOR;
+  cudnnBackendDescriptor_t scale =
+      g.tensor(scale_uid, CUDNN_DATA_FLOAT, {1, 1, 1, 1}, {1, 1, 1, 1}, true);
+  const auto op_type = d == Direction::forward ? CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR
+                                               : CUDNN_BACKEND_OPERATION_SDPA_BWD_DESCRIPTOR;
   cudnnBackendDescriptor_t op = nullptr;
-  if (const cudnnStatus_t st = cudnnBackendCreateDescriptor(op_type, &op); st != CUDNN_STATUS_SUCCESS)
-    throw Unsupported("cuDNN " + version() + " has no SDPA " + (d == Direction::forward ? "forward" : "backward") +
-                      " backend operation (" + cudnnGetErrorString(st) + ")");
+  if (const cudnnStatus_t st = cudnnBackendCreateDescriptor(op_type, &op);
+      st != CUDNN_STATUS_SUCCESS)
+    throw Unsupported("cuDNN " + version() + " has no SDPA " +
+                      (d == Direction::forward ? "forward" : "backward") + " backend operation (" +
+                      cudnnGetErrorString(st) + ")");
   g.owned.push_back(op);
   if (d == Direction::forward) {
     Graph::link(op, CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC, q_like(q_uid));
@@ -174,20 +199,26 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
 
 CudnnSdpa::~CudnnSdpa() = default;
 
-void CudnnSdpa::forward(const void* q, const void* k, const void* v, void* o, float* stats, cudaStream_t s) {
+void CudnnSdpa::forward(const void* q, const void* k, const void* v, void* o, float* stats,
+                        cudaStream_t s) {
   if (direction_ != Direction::forward) throw ToolError("cuDNN SDPA: this plan is a backward plan");
-  if (stats == nullptr) throw InputError("cuDNN SDPA: forward needs a stats buffer of B*H*Sq floats");
-  graph_->execute({q_uid, k_uid, v_uid, o_uid, stats_uid, scale_uid},
-                  {const_cast<void*>(q), const_cast<void*>(k), const_cast<void*>(v), o, stats, &graph_->scale}, s);
+  if (stats == nullptr)
+    throw InputError("cuDNN SDPA: forward needs a stats buffer of B*H*Sq floats");
+  graph_->execute(
+      {q_uid, k_uid, v_uid, o_uid, stats_uid, scale_uid},
+      {const_cast<void*>(q), const_cast<void*>(k), const_cast<void*>(v), o, stats, &graph_->scale},
+      s);
 }
 
-void CudnnSdpa::backward(const void* q, const void* k, const void* v, const void* o, const void* d_o,
-                         const float* stats, void* dq, void* dk, void* dv, cudaStream_t s) {
+void CudnnSdpa::backward(const void* q, const void* k, const void* v, const void* o,
+                         const void* d_o, const float* stats, void* dq, void* dk, void* dv,
+                         cudaStream_t s) {
   if (direction_ != Direction::backward) throw ToolError("cuDNN SDPA: this plan is a forward plan");
-  graph_->execute({q_uid, k_uid, v_uid, o_uid, do_uid, stats_uid, scale_uid, dq_uid, dk_uid, dv_uid},
-                  {const_cast<void*>(q), const_cast<void*>(k), const_cast<void*>(v), const_cast<void*>(o),
-                   const_cast<void*>(d_o), const_cast<float*>(stats), &graph_->scale, dq, dk, dv},
-                  s);
+  graph_->execute(
+      {q_uid, k_uid, v_uid, o_uid, do_uid, stats_uid, scale_uid, dq_uid, dk_uid, dv_uid},
+      {const_cast<void*>(q), const_cast<void*>(k), const_cast<void*>(v), const_cast<void*>(o),
+       const_cast<void*>(d_o), const_cast<float*>(stats), &graph_->scale, dq, dk, dv},
+      s);
 }
 
 }  // namespace perfgate::cuda

@@ -1,5 +1,6 @@
-// Elementwise operators (bias+GeLU, SwiGLU, RoPE in the rotate-half form) and a plain copy, 128-bit accesses in a
-// grid-stride loop; the unfused baselines run one kernel per stage through device memory.
+// Elementwise operators (bias+GeLU, SwiGLU, RoPE in the rotate-half form) and a plain copy, 128-bit
+// accesses in a grid-stride loop; the unfused baselines run one kernel per stage through device
+// memory.
 #include <cuda_fp8.h>
 
 #include <algorithm>
@@ -20,14 +21,15 @@ unsigned grid_for(std::int64_t vecs) {
   return unsigned(std::clamp<std::int64_t>(blocks_for(vecs, kThreads), 1, 132 * 32));
 }
 
-#define PERFGATE_GRID_STRIDE(i, n)                                                 \
+#define PERFGATE_GRID_STRIDE(i, n)                                                    \
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < (n); \
        i += std::int64_t(gridDim.x) * blockDim.x)
 
 enum class Stage { bias, gelu, bias_gelu };
 
 template <class T>
-__global__ void bias_gelu_kernel(const T* x, const T* bias, T* y, std::int64_t vecs, std::int64_t cols, Stage stage) {
+__global__ void bias_gelu_kernel(const T* x, const T* bias, T* y, std::int64_t vecs,
+                                 std::int64_t cols, Stage stage) {
   using V = Vec<T>;
   const std::int64_t row_vecs = cols / V::width;
   PERFGATE_GRID_STRIDE(i, vecs) {
@@ -50,7 +52,8 @@ __global__ void bias_gelu_kernel(const T* x, const T* bias, T* y, std::int64_t v
 enum class Glu { fused, silu_only, multiply };
 
 template <class T>
-__global__ void swiglu_kernel(const T* gate_up, T* y, std::int64_t vecs, std::int64_t hidden, Glu stage) {
+__global__ void swiglu_kernel(const T* gate_up, T* y, std::int64_t vecs, std::int64_t hidden,
+                              Glu stage) {
   using V = Vec<T>;
   const std::int64_t row_vecs = hidden / V::width;
   PERFGATE_GRID_STRIDE(i, vecs) {
@@ -73,7 +76,8 @@ __global__ void swiglu_kernel(const T* gate_up, T* y, std::int64_t vecs, std::in
   }
 }
 
-__global__ void rope_table_kernel(float2* table, std::int64_t tokens, std::int64_t half, float theta) {
+__global__ void rope_table_kernel(float2* table, std::int64_t tokens, std::int64_t half,
+                                  float theta) {
   PERFGATE_GRID_STRIDE(i, tokens * half) {
     const std::int64_t pos = i / half, pair = i % half;
     // Double precision: positions reach 10^4 and the angle must not lose its low bits.
@@ -89,8 +93,9 @@ enum class Rope { fused, cos_part, sin_part };
 // Rotate-half form: element i of the first half pairs with element i of the second half,
 // y1 = x1·cos − x2·sin, y2 = x2·cos + x1·sin. One thread takes a vector of each half.
 template <class T>
-__global__ void rope_kernel(const T* x, const float2* table, const T* partial, T* y, std::int64_t vecs,
-                            std::int64_t heads, std::int64_t head_dim, std::int64_t positions, Rope stage) {
+__global__ void rope_kernel(const T* x, const float2* table, const T* partial, T* y,
+                            std::int64_t vecs, std::int64_t heads, std::int64_t head_dim,
+                            std::int64_t positions, Rope stage) {
   using V = Vec<T>;
   const std::int64_t half = head_dim / 2, half_vecs = half / V::width;
   PERFGATE_GRID_STRIDE(i, vecs) {
@@ -133,14 +138,17 @@ void require_vectorisable(std::int64_t inner, Precision p, const char* what) {
   const std::int64_t width = 16 / std::int64_t(element_bytes(p));
   if (inner <= 0 || inner % width != 0)
     throw InputError(std::string("cuda ") + what + ": inner dimension " + std::to_string(inner) +
-                     " must be a positive multiple of " + std::to_string(width) + " in " + to_string(p));
+                     " must be a positive multiple of " + std::to_string(width) + " in " +
+                     to_string(p));
 }
 
 template <class T>
-void bias_gelu(const void* x, const void* bias, void* y, RowShape shape, Stage stage, cudaStream_t s) {
+void bias_gelu(const void* x, const void* bias, void* y, RowShape shape, Stage stage,
+               cudaStream_t s) {
   const std::int64_t vecs = shape.rows * shape.hidden / Vec<T>::width;
-  bias_gelu_kernel<T><<<grid_for(vecs), kThreads, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(bias),
-                                                          static_cast<T*>(y), vecs, shape.hidden, stage);
+  bias_gelu_kernel<T>
+      <<<grid_for(vecs), kThreads, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(bias),
+                                           static_cast<T*>(y), vecs, shape.hidden, stage);
   PERFGATE_CHECK_LAUNCH("bias_gelu_kernel");
 }
 
@@ -150,14 +158,16 @@ void bias_gelu(const void* x, const void* bias, void* y, RowShape shape, Stage s
 using kernels::grid_for;
 using kernels::kThreads;
 
-void bias_gelu_fused(Precision p, const void* x, const void* bias, void* y, RowShape shape, cudaStream_t s) {
+void bias_gelu_fused(Precision p, const void* x, const void* bias, void* y, RowShape shape,
+                     cudaStream_t s) {
   kernels::require_vectorisable(shape.hidden, p, "bias_gelu");
   kernels::dispatch_storage(p, [&](auto tag) {
     kernels::bias_gelu<decltype(tag)>(x, bias, y, shape, kernels::Stage::bias_gelu, s);
   });
 }
 
-void bias_gelu_unfused(Precision p, const void* x, const void* bias, void* y, RowShape shape, cudaStream_t s) {
+void bias_gelu_unfused(Precision p, const void* x, const void* bias, void* y, RowShape shape,
+                       cudaStream_t s) {
   kernels::require_vectorisable(shape.hidden, p, "bias_gelu");
   kernels::dispatch_storage(p, [&](auto tag) {
     kernels::bias_gelu<decltype(tag)>(x, bias, y, shape, kernels::Stage::bias, s);
@@ -174,13 +184,16 @@ void swiglu(Precision p, const void* gate_up, void* y, RowShape shape, bool fuse
     const T* in = static_cast<const T*>(gate_up);
     T* out = static_cast<T*>(y);
     if (fused) {
-      kernels::swiglu_kernel<T><<<grid_for(vecs), kThreads, 0, s>>>(in, out, vecs, shape.hidden, kernels::Glu::fused);
+      kernels::swiglu_kernel<T>
+          <<<grid_for(vecs), kThreads, 0, s>>>(in, out, vecs, shape.hidden, kernels::Glu::fused);
       PERFGATE_CHECK_LAUNCH("swiglu_kernel");
       return;
     }
-    kernels::swiglu_kernel<T><<<grid_for(vecs), kThreads, 0, s>>>(in, out, vecs, shape.hidden, kernels::Glu::silu_only);
+    kernels::swiglu_kernel<T>
+        <<<grid_for(vecs), kThreads, 0, s>>>(in, out, vecs, shape.hidden, kernels::Glu::silu_only);
     PERFGATE_CHECK_LAUNCH("swiglu_kernel(silu)");
-    kernels::swiglu_kernel<T><<<grid_for(vecs), kThreads, 0, s>>>(in, out, vecs, shape.hidden, kernels::Glu::multiply);
+    kernels::swiglu_kernel<T>
+        <<<grid_for(vecs), kThreads, 0, s>>>(in, out, vecs, shape.hidden, kernels::Glu::multiply);
     PERFGATE_CHECK_LAUNCH("swiglu_kernel(multiply)");
   });
 }
@@ -193,19 +206,21 @@ void swiglu_unfused(Precision p, const void* gate_up, void* y, RowShape shape, c
   swiglu(p, gate_up, y, shape, false, s);
 }
 
-void rope_table(float* table, std::int64_t positions, std::int64_t head_dim, float theta, cudaStream_t s) {
+void rope_table(float* table, std::int64_t positions, std::int64_t head_dim, float theta,
+                cudaStream_t s) {
   if (positions <= 0 || head_dim <= 0 || head_dim % 2 != 0)
     throw InputError("cuda rope: positions must be positive and head_dim positive and even");
   const std::int64_t half = head_dim / 2;
-  kernels::rope_table_kernel<<<grid_for(positions * half), kThreads, 0, s>>>(reinterpret_cast<float2*>(table),
-                                                                             positions, half, theta);
+  kernels::rope_table_kernel<<<grid_for(positions * half), kThreads, 0, s>>>(
+      reinterpret_cast<float2*>(table), positions, half, theta);
   PERFGATE_CHECK_LAUNCH("rope_table_kernel");
 }
 
 namespace {
-void rope(Precision p, const void* x, const float* table, std::int64_t positions, void* scratch, void* y,
-          std::int64_t tokens, std::int64_t heads, std::int64_t head_dim, cudaStream_t s) {
-  if (head_dim % 2 != 0) throw InputError("cuda rope: head_dim " + std::to_string(head_dim) + " must be even");
+void rope(Precision p, const void* x, const float* table, std::int64_t positions, void* scratch,
+          void* y, std::int64_t tokens, std::int64_t heads, std::int64_t head_dim, cudaStream_t s) {
+  if (head_dim % 2 != 0)
+    throw InputError("cuda rope: head_dim " + std::to_string(head_dim) + " must be even");
   kernels::require_vectorisable(head_dim / 2, p, "rope (half of head_dim)");
   if (tokens <= 0 || heads <= 0 || positions <= 0)
     throw InputError("cuda rope: tokens, heads and positions must be positive");
@@ -216,8 +231,8 @@ void rope(Precision p, const void* x, const float* table, std::int64_t positions
     const auto* cs = reinterpret_cast<const float2*>(table);
     T* out = static_cast<T*>(y);
     auto launch = [&](const T* partial, T* dst, kernels::Rope stage, const char* name) {
-      kernels::rope_kernel<T><<<grid_for(vecs), kThreads, 0, s>>>(in, cs, partial, dst, vecs, heads, head_dim,
-                                                                  positions, stage);
+      kernels::rope_kernel<T><<<grid_for(vecs), kThreads, 0, s>>>(in, cs, partial, dst, vecs, heads,
+                                                                  head_dim, positions, stage);
       PERFGATE_CHECK_LAUNCH(name);
     };
     if (scratch == nullptr) {
@@ -231,12 +246,13 @@ void rope(Precision p, const void* x, const float* table, std::int64_t positions
 }
 }  // namespace
 
-void rope_fused(Precision p, const void* x, const float* table, std::int64_t positions, void* y, std::int64_t tokens,
-                std::int64_t heads, std::int64_t head_dim, cudaStream_t s) {
+void rope_fused(Precision p, const void* x, const float* table, std::int64_t positions, void* y,
+                std::int64_t tokens, std::int64_t heads, std::int64_t head_dim, cudaStream_t s) {
   rope(p, x, table, positions, nullptr, y, tokens, heads, head_dim, s);
 }
-void rope_unfused(Precision p, const void* x, const float* table, std::int64_t positions, void* scratch, void* y,
-                  std::int64_t tokens, std::int64_t heads, std::int64_t head_dim, cudaStream_t s) {
+void rope_unfused(Precision p, const void* x, const float* table, std::int64_t positions,
+                  void* scratch, void* y, std::int64_t tokens, std::int64_t heads,
+                  std::int64_t head_dim, cudaStream_t s) {
   if (scratch == nullptr) throw InputError("cuda rope: the unfused form needs a scratch tensor");
   rope(p, x, table, positions, scratch, y, tokens, heads, head_dim, s);
 }
@@ -244,7 +260,8 @@ void rope_unfused(Precision p, const void* x, const float* table, std::int64_t p
 void copy_kernel(const void* src, void* dst, std::size_t bytes, cudaStream_t s) {
   if (bytes % 16 != 0) throw InputError("cuda copy: size must be a multiple of 16 bytes");
   const std::int64_t n = std::int64_t(bytes / 16);
-  kernels::copy_vec_kernel<<<grid_for(n), kThreads, 0, s>>>(static_cast<const uint4*>(src), static_cast<uint4*>(dst), n);
+  kernels::copy_vec_kernel<<<grid_for(n), kThreads, 0, s>>>(static_cast<const uint4*>(src),
+                                                            static_cast<uint4*>(dst), n);
   PERFGATE_CHECK_LAUNCH("copy_vec_kernel");
 }
 
@@ -274,7 +291,8 @@ __global__ void fill_random_fp8_kernel(__nv_fp8_e4m3* data, std::int64_t n, std:
 void fill_random(Precision p, void* data, std::size_t count, std::uint64_t seed, cudaStream_t s) {
   const auto n = std::int64_t(count);
   if (p == Precision::fp8) {
-    kernels::fill_random_fp8_kernel<<<grid_for(n), kThreads, 0, s>>>(static_cast<__nv_fp8_e4m3*>(data), n, seed);
+    kernels::fill_random_fp8_kernel<<<grid_for(n), kThreads, 0, s>>>(
+        static_cast<__nv_fp8_e4m3*>(data), n, seed);
     PERFGATE_CHECK_LAUNCH("fill_random_fp8_kernel");
     return;
   }

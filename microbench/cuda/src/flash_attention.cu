@@ -16,10 +16,12 @@ namespace {
 constexpr int kBr = 64, kBc = 64, kWarps = 4, kThreads = kWarps * 32, kPad = 8;
 
 template <class T>
-__device__ __forceinline__ void mma16816(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0, std::uint32_t b1) {
+__device__ __forceinline__ void mma16816(float (&d)[4], const std::uint32_t (&a)[4],
+                                         std::uint32_t b0, std::uint32_t b1) {
   if constexpr (std::is_same_v<T, __nv_bfloat16>) {
     asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, "
         "{%0,%1,%2,%3};\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
@@ -47,7 +49,9 @@ __device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
   const unsigned addr = unsigned(__cvta_generic_to_shared(smem));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(addr), "l"(gmem));
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::);
+}
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
@@ -62,10 +66,10 @@ __device__ __forceinline__ void ldmatrix_x4_trans(std::uint32_t (&r)[4], const v
 }
 
 template <class T, int D>
-__global__ void __launch_bounds__(kThreads) flash_forward_kernel(const T* __restrict__ q, const T* __restrict__ k,
-                                                                 const T* __restrict__ v, T* __restrict__ o, int seq_q,
-                                                                 int seq_kv, int heads, int kv_heads, float scale_log2,
-                                                                 bool causal) {
+__global__ void __launch_bounds__(kThreads)
+    flash_forward_kernel(const T* __restrict__ q, const T* __restrict__ k, const T* __restrict__ v,
+                         T* __restrict__ o, int seq_q, int seq_kv, int heads, int kv_heads,
+                         float scale_log2, bool causal) {
   constexpr int kStride = D + kPad;  // padded rows: conflict-free fragment loads and ldmatrix
   extern __shared__ uint4 smem_words[];
   T* k_tiles = reinterpret_cast<T*>(smem_words);  // [2][kBc][kStride]
@@ -169,13 +173,14 @@ __global__ void __launch_bounds__(kThreads) flash_forward_kernel(const T* __rest
     }
 #pragma unroll
     for (int kk = 0; kk < kBc / 16; ++kk) {
-      const std::uint32_t a[4] = {pack<T>(s[2 * kk][0], s[2 * kk][1]), pack<T>(s[2 * kk][2], s[2 * kk][3]),
-                                  pack<T>(s[2 * kk + 1][0], s[2 * kk + 1][1]),
-                                  pack<T>(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+      const std::uint32_t a[4] = {
+          pack<T>(s[2 * kk][0], s[2 * kk][1]), pack<T>(s[2 * kk][2], s[2 * kk][3]),
+          pack<T>(s[2 * kk + 1][0], s[2 * kk + 1][1]), pack<T>(s[2 * kk + 1][2], s[2 * kk + 1][3])};
 #pragma unroll
       for (int dt = 0; dt < D / 8; dt += 2) {
         std::uint32_t b[4];
-        const int row = kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, col = dt * 8 + (lane >> 4) * 8;
+        const int row = kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8,
+                  col = dt * 8 + (lane >> 4) * 8;
         ldmatrix_x4_trans(b, vs + row * kStride + col);
         mma16816<T>(acc[dt], a, b[0], b[1]);
         mma16816<T>(acc[dt + 1], a, b[2], b[3]);
@@ -194,20 +199,24 @@ __global__ void __launch_bounds__(kThreads) flash_forward_kernel(const T* __rest
     T* orow = ob + std::int64_t(q0 + g + 8 * r) * q_stride + 2 * t;
 #pragma unroll
     for (int dt = 0; dt < D / 8; ++dt)
-      *reinterpret_cast<std::uint32_t*>(orow + dt * 8) = pack<T>(acc[dt][2 * r] * inv, acc[dt][2 * r + 1] * inv);
+      *reinterpret_cast<std::uint32_t*>(orow + dt * 8) =
+          pack<T>(acc[dt][2 * r] * inv, acc[dt][2 * r + 1] * inv);
   }
 }
 
 template <class T, int D>
-void launch(AttentionShape s, const void* q, const void* k, const void* v, void* o, cudaStream_t stream) {
+void launch(AttentionShape s, const void* q, const void* k, const void* v, void* o,
+            cudaStream_t stream) {
   const int smem = 4 * kBc * (D + kPad) * int(sizeof(T));
   auto kernel = flash_forward_kernel<T, D>;
-  PERFGATE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  PERFGATE_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   const dim3 grid(unsigned(s.seq_q / kBr), unsigned(s.heads), unsigned(s.batch));
   const float scale_log2 = float(1.4426950408889634 / std::sqrt(double(D)));
   kernel<<<grid, kThreads, smem, stream>>>(static_cast<const T*>(q), static_cast<const T*>(k),
-                                           static_cast<const T*>(v), static_cast<T*>(o), int(s.seq_q),
-                                           int(s.seq_kv), int(s.heads), int(s.kv_heads), scale_log2, s.causal);
+                                           static_cast<const T*>(v), static_cast<T*>(o),
+                                           int(s.seq_q), int(s.seq_kv), int(s.heads),
+                                           int(s.kv_heads), scale_log2, s.causal);
   PERFGATE_CHECK_LAUNCH("flash_forward_kernel");
 }
 
@@ -219,22 +228,28 @@ bool flash_supported(AttentionShape s, Precision p, std::string* why) {
     if (why) *why = reason;
     return false;
   };
-  if (p != Precision::bf16 && p != Precision::f16) return no("flash forward supports bf16 and f16 only");
-  if (s.head_dim != 64 && s.head_dim != 128) return no("flash forward supports head_dim 64 and 128 only");
-  if (s.seq_q % kBr != 0 || s.seq_kv % kBc != 0) return no("flash forward needs sequences that are multiples of 64");
-  if (s.seq_q > 65535 * kBr || s.heads > 65535 || s.batch > 65535) return no("flash forward grid too large");
+  if (p != Precision::bf16 && p != Precision::f16)
+    return no("flash forward supports bf16 and f16 only");
+  if (s.head_dim != 64 && s.head_dim != 128)
+    return no("flash forward supports head_dim 64 and 128 only");
+  if (s.seq_q % kBr != 0 || s.seq_kv % kBc != 0)
+    return no("flash forward needs sequences that are multiples of 64");
+  if (s.seq_q > 65535 * kBr || s.heads > 65535 || s.batch > 65535)
+    return no("flash forward grid too large");
   return true;
 }
 
-void flash_attention_forward(Precision p, AttentionShape s, const void* q, const void* k, const void* v, void* o,
-                             cudaStream_t stream) {
+void flash_attention_forward(Precision p, AttentionShape s, const void* q, const void* k,
+                             const void* v, void* o, cudaStream_t stream) {
   std::string why;
   if (!flash_supported(s, p, &why)) throw InputError("cuda flash attention: " + why);
   const bool bf16 = p == Precision::bf16;
   if (s.head_dim == 128) {
-    bf16 ? launch<__nv_bfloat16, 128>(s, q, k, v, o, stream) : launch<__half, 128>(s, q, k, v, o, stream);
+    bf16 ? launch<__nv_bfloat16, 128>(s, q, k, v, o, stream)
+         : launch<__half, 128>(s, q, k, v, o, stream);
   } else {
-    bf16 ? launch<__nv_bfloat16, 64>(s, q, k, v, o, stream) : launch<__half, 64>(s, q, k, v, o, stream);
+    bf16 ? launch<__nv_bfloat16, 64>(s, q, k, v, o, stream)
+         : launch<__half, 64>(s, q, k, v, o, stream);
   }
 }
 

@@ -9,10 +9,14 @@ constexpr std::size_t kWorkspaceBytes = 64u << 20;
 
 cudaDataType_t cuda_type(Precision p) {
   switch (p) {
-    case Precision::f32: return CUDA_R_32F;
-    case Precision::bf16: return CUDA_R_16BF;
-    case Precision::f16: return CUDA_R_16F;
-    case Precision::fp8: return CUDA_R_8F_E4M3;
+    case Precision::f32:
+      return CUDA_R_32F;
+    case Precision::bf16:
+      return CUDA_R_16BF;
+    case Precision::f16:
+      return CUDA_R_16F;
+    case Precision::fp8:
+      return CUDA_R_8F_E4M3;
   }
   return CUDA_R_32F;
 }
@@ -26,9 +30,12 @@ void set(cublasLtMatmulDesc_t d, cublasLtMatmulDescAttributes_t attr, const T& v
 
 const char* to_string(Epilogue e) {
   switch (e) {
-    case Epilogue::none: return "none";
-    case Epilogue::bias: return "bias";
-    case Epilogue::bias_gelu: return "bias_gelu";
+    case Epilogue::none:
+      return "none";
+    case Epilogue::bias:
+      return "bias";
+    case Epilogue::bias_gelu:
+      return "bias_gelu";
   }
   return "?";
 }
@@ -50,7 +57,8 @@ LtGemm::LtGemm(GemmShape shape, Precision precision, Epilogue epilogue)
   (void)gemm_traffic(shape, precision, false);  // validates the shape
   const cudaDataType_t in = cuda_type(precision);
   const cudaDataType_t out = cuda_type(output_precision());
-  const cublasComputeType_t compute = CUBLAS_COMPUTE_32F;  // f32 stays IEEE fp32: its check bound is tight
+  const cublasComputeType_t compute =
+      CUBLAS_COMPUTE_32F;  // f32 stays IEEE fp32: its check bound is tight
   PERFGATE_CUBLAS_CHECK(cublasLtCreate(&handle_));
   PERFGATE_CUBLAS_CHECK(cublasLtMatmulDescCreate(&op_, compute, CUDA_R_32F));
   // Column-major view: C^T[N,M] = W[N,K] · A^T[K,M], W read transposed from its [N,K] rows.
@@ -63,15 +71,16 @@ LtGemm::LtGemm(GemmShape shape, Precision precision, Epilogue epilogue)
     set(op_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, out);
   }
   const auto m = std::uint64_t(shape.m), n = std::uint64_t(shape.n), k = std::uint64_t(shape.k);
-  PERFGATE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&a_, in, k, n, std::int64_t(k)));  // W as [K,N] col-major
+  PERFGATE_CUBLAS_CHECK(
+      cublasLtMatrixLayoutCreate(&a_, in, k, n, std::int64_t(k)));  // W as [K,N] col-major
   PERFGATE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&b_, in, k, m, std::int64_t(k)));  // A^T
   PERFGATE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&c_, out, n, m, std::int64_t(n)));
 
   cublasLtMatmulPreference_t pref = nullptr;
   PERFGATE_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
   const std::size_t ws = kWorkspaceBytes;
-  PERFGATE_CUBLAS_CHECK(
-      cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)));
+  PERFGATE_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)));
   cublasLtMatmulHeuristicResult_t result{};
   int found = 0;
   const cublasStatus_t status =
@@ -79,8 +88,8 @@ LtGemm::LtGemm(GemmShape shape, Precision precision, Epilogue epilogue)
   cublasLtMatmulPreferenceDestroy(pref);
   PERFGATE_CUBLAS_CHECK(status);
   if (found == 0)
-    throw ToolError(std::string("cuBLASLt has no algorithm for ") + to_string(precision) + " with epilogue " +
-                    to_string(epilogue));
+    throw ToolError(std::string("cuBLASLt has no algorithm for ") + to_string(precision) +
+                    " with epilogue " + to_string(epilogue));
   algo_ = result.algo;
 }
 
@@ -94,21 +103,28 @@ LtGemm::~LtGemm() {
 
 void LtGemm::run(const void* a, const void* w, void* c, const void* bias, cudaStream_t s) const {
   if (bias != nullptr)
-    PERFGATE_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)));
+    PERFGATE_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
+                                                         &bias, sizeof(bias)));
   const float one = 1.0f, zero = 0.0f;
-  PERFGATE_CUBLAS_CHECK(cublasLtMatmul(handle_, op_, &one, w, a_, a, b_, &zero, c, c_, c, c_, &algo_,
-                                       workspace_.get(), workspace_.bytes(), s));
+  PERFGATE_CUBLAS_CHECK(cublasLtMatmul(handle_, op_, &one, w, a_, a, b_, &zero, c, c_, c, c_,
+                                       &algo_, workspace_.get(), workspace_.bytes(), s));
 }
 
-CublasGemm::CublasGemm() { PERFGATE_CUBLAS_CHECK(cublasCreate(&handle_)); }
-CublasGemm::~CublasGemm() { cublasDestroy(handle_); }
+CublasGemm::CublasGemm() {
+  PERFGATE_CUBLAS_CHECK(cublasCreate(&handle_));
+}
+CublasGemm::~CublasGemm() {
+  cublasDestroy(handle_);
+}
 
-void CublasGemm::run_bf16(GemmShape shape, const void* a, const void* w, void* c, cudaStream_t s) const {
+void CublasGemm::run_bf16(GemmShape shape, const void* a, const void* w, void* c,
+                          cudaStream_t s) const {
   const float one = 1.0f, zero = 0.0f;
   PERFGATE_CUBLAS_CHECK(cublasSetStream(handle_, s));
-  PERFGATE_CUBLAS_CHECK(cublasGemmEx(handle_, CUBLAS_OP_T, CUBLAS_OP_N, int(shape.n), int(shape.m), int(shape.k),
-                                     &one, w, CUDA_R_16BF, int(shape.k), a, CUDA_R_16BF, int(shape.k), &zero, c,
-                                     CUDA_R_16BF, int(shape.n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  PERFGATE_CUBLAS_CHECK(cublasGemmEx(handle_, CUBLAS_OP_T, CUBLAS_OP_N, int(shape.n), int(shape.m),
+                                     int(shape.k), &one, w, CUDA_R_16BF, int(shape.k), a,
+                                     CUDA_R_16BF, int(shape.k), &zero, c, CUDA_R_16BF, int(shape.n),
+                                     CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
 }  // namespace perfgate::cuda

@@ -125,7 +125,8 @@ TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& option
 
   ClockRecord clocks;
   const int max_attempts = options.samples * 3;  // throttled samples are retaken, within reason
-  for (int attempt = 0; attempt < max_attempts && int(result.seconds.size()) < options.samples; ++attempt) {
+  for (int attempt = 0; attempt < max_attempts && int(result.seconds.size()) < options.samples;
+       ++attempt) {
     double seconds = 0;
     if (options.cold) {
       flush_l2();
@@ -138,7 +139,8 @@ TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& option
       });
     }
     // The clock right after the sample: NVML reports the current state, not an average.
-    if (clocks.add(probe_ != nullptr ? probe_->sample() : std::nullopt)) result.seconds.push_back(seconds / result.batch);
+    if (clocks.add(probe_ != nullptr ? probe_->sample() : std::nullopt))
+      result.seconds.push_back(seconds / result.batch);
   }
   result.discarded_throttled = clocks.discarded_throttled();
   result.power_capped = clocks.power_capped();

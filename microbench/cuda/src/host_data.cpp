@@ -13,20 +13,26 @@ namespace perfgate::cuda {
 
 float round_to(Precision p, float value) {
   switch (p) {
-    case Precision::f32: return value;
-    case Precision::bf16: return __bfloat162float(__float2bfloat16_rn(value));
-    case Precision::f16: return __half2float(__float2half_rn(value));
-    case Precision::fp8: return float(__nv_fp8_e4m3(value));
+    case Precision::f32:
+      return value;
+    case Precision::bf16:
+      return __bfloat162float(__float2bfloat16_rn(value));
+    case Precision::f16:
+      return __half2float(__float2half_rn(value));
+    case Precision::fp8:
+      return float(__nv_fp8_e4m3(value));
   }
   return value;
 }
 
-std::vector<float> seeded_values(std::size_t n, std::uint64_t seed, Precision p, float lo, float hi) {
+std::vector<float> seeded_values(std::size_t n, std::uint64_t seed, Precision p, float lo,
+                                 float hi) {
   std::mt19937_64 engine(seed);
   std::uniform_real_distribution<float> magnitude(lo, hi);
   std::bernoulli_distribution negative(0.5);
   std::vector<float> values(n);
-  for (float& v : values) v = round_to(p, negative(engine) ? -magnitude(engine) : magnitude(engine));
+  for (float& v : values)
+    v = round_to(p, negative(engine) ? -magnitude(engine) : magnitude(engine));
   return values;
 }
 
@@ -36,7 +42,9 @@ std::vector<unsigned char> to_storage(const std::vector<float>& values, Precisio
   for (std::size_t i = 0; i < values.size(); ++i) {
     unsigned char* dst = bytes.data() + i * e;
     switch (p) {
-      case Precision::f32: std::memcpy(dst, &values[i], 4); break;
+      case Precision::f32:
+        std::memcpy(dst, &values[i], 4);
+        break;
       case Precision::bf16: {
         const __nv_bfloat16 v = __float2bfloat16_rn(values[i]);
         std::memcpy(dst, &v, 2);
@@ -63,7 +71,9 @@ std::vector<float> from_storage(const std::vector<unsigned char>& bytes, Precisi
   for (std::size_t i = 0; i < values.size(); ++i) {
     const unsigned char* src = bytes.data() + i * e;
     switch (p) {
-      case Precision::f32: std::memcpy(&values[i], src, 4); break;
+      case Precision::f32:
+        std::memcpy(&values[i], src, 4);
+        break;
       case Precision::bf16: {
         __nv_bfloat16 v;
         std::memcpy(&v, src, 2);
@@ -100,10 +110,14 @@ double relative_error(const std::vector<float>& out, const std::vector<double>& 
 
 double error_bound(Precision p) {
   switch (p) {
-    case Precision::f32: return 1e-4;
-    case Precision::bf16: return 2e-2;
-    case Precision::f16: return 4e-3;
-    case Precision::fp8: return 1e-1;
+    case Precision::f32:
+      return 1e-4;
+    case Precision::bf16:
+      return 2e-2;
+    case Precision::f16:
+      return 4e-3;
+    case Precision::fp8:
+      return 1e-1;
   }
   return 0;
 }

@@ -15,10 +15,10 @@ bool is_disqualifying_throttle(std::uint64_t reasons) {
 std::string describe_throttle(std::uint64_t reasons) {
   using namespace throttle_bits;
   static const std::vector<std::pair<std::uint64_t, const char*>> names = {
-      {gpu_idle, "gpu_idle"},       {applications_clocks, "applications_clocks"},
+      {gpu_idle, "gpu_idle"},         {applications_clocks, "applications_clocks"},
       {sw_power_cap, "sw_power_cap"}, {hw_slowdown, "hw_slowdown"},
-      {sync_boost, "sync_boost"},   {sw_thermal, "sw_thermal"},
-      {hw_thermal, "hw_thermal"},   {hw_power_brake, "hw_power_brake"}};
+      {sync_boost, "sync_boost"},     {sw_thermal, "sw_thermal"},
+      {hw_thermal, "hw_thermal"},     {hw_power_brake, "hw_power_brake"}};
   std::string text;
   for (const auto& [bit, name] : names) {
     if ((reasons & bit) == 0) continue;
@@ -45,9 +45,11 @@ NvmlProbe::NvmlProbe(const std::string& pci_bus_id, const char* library) {
   auto init = bind<int (*)()>(library_, "nvmlInit_v2");
   auto by_bus = bind<int (*)(const char*, void**)>(library_, "nvmlDeviceGetHandleByPciBusId_v2");
   clock_info_ = bind<int (*)(void*, int, unsigned*)>(library_, "nvmlDeviceGetClockInfo");
-  reasons_ = bind<int (*)(void*, unsigned long long*)>(library_, "nvmlDeviceGetCurrentClocksEventReasons");
+  reasons_ =
+      bind<int (*)(void*, unsigned long long*)>(library_, "nvmlDeviceGetCurrentClocksEventReasons");
   if (reasons_ == nullptr)
-    reasons_ = bind<int (*)(void*, unsigned long long*)>(library_, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    reasons_ = bind<int (*)(void*, unsigned long long*)>(
+        library_, "nvmlDeviceGetCurrentClocksThrottleReasons");
   shutdown_ = bind<int (*)()>(library_, "nvmlShutdown");
   if (!init || !by_bus || !clock_info_ || !reasons_ || !shutdown_) {
     why_ = "NVML loaded but a needed symbol is missing";

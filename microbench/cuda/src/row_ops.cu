@@ -192,18 +192,20 @@ __global__ void row_normalise_kernel(const T* x, const float* row_max, const flo
 
 // Scores in fp32 (from a GEMM), any length: scale, causal mask, softmax, store T.
 template <class T>
-__global__ void masked_softmax_kernel(const float* x, T* y, std::int64_t rows, std::int64_t cols, bool causal,
-                                      float scale) {
+__global__ void masked_softmax_kernel(const float* x, T* y, std::int64_t rows, std::int64_t cols,
+                                      bool causal, float scale) {
   const std::int64_t row = blockIdx.x;
   const std::int64_t in_matrix = row % rows;
   const std::int64_t last = causal ? in_matrix + cols - rows : cols - 1;  // last visible column
   x += row * cols;
   y += row * cols;
   float m = -INFINITY;
-  for (std::int64_t c = threadIdx.x; c <= last && c < cols; c += blockDim.x) m = fmaxf(m, x[c] * scale);
+  for (std::int64_t c = threadIdx.x; c <= last && c < cols; c += blockDim.x)
+    m = fmaxf(m, x[c] * scale);
   m = block_reduce<true>(m);
   float s = 0;
-  for (std::int64_t c = threadIdx.x; c <= last && c < cols; c += blockDim.x) s += __expf(x[c] * scale - m);
+  for (std::int64_t c = threadIdx.x; c <= last && c < cols; c += blockDim.x)
+    s += __expf(x[c] * scale - m);
   const float inv = 1.0f / block_reduce<false>(s);
   for (std::int64_t c = threadIdx.x; c < cols; c += blockDim.x)
     y[c] = Vec<T>::from_float(c <= last ? __expf(x[c] * scale - m) * inv : 0.0f);
@@ -213,8 +215,8 @@ template <class T>
 void launch_add(const void* x, const void* r, void* out, std::int64_t elements, cudaStream_t s) {
   const std::int64_t vecs = elements / Vec<T>::width;
   const unsigned blocks = unsigned(std::min<std::int64_t>(blocks_for(vecs, 256), 65535 * 8));
-  add_kernel<T><<<blocks, 256, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(r), static_cast<T*>(out),
-                                        vecs);
+  add_kernel<T><<<blocks, 256, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(r),
+                                       static_cast<T*>(out), vecs);
   PERFGATE_CHECK_LAUNCH("add_kernel");
 }
 
@@ -230,7 +232,9 @@ void norm(Precision p, const NormArgs& a, bool layernorm, bool fused, cudaStream
       k.residual = nullptr;
       k.residual_out = nullptr;
     }
-    norm_residual_kernel<T><<<unsigned(a.shape.rows), row_threads(a.shape.hidden / Vec<T>::width), 0, s>>>(k, layernorm);
+    norm_residual_kernel<T>
+        <<<unsigned(a.shape.rows), row_threads(a.shape.hidden / Vec<T>::width), 0, s>>>(k,
+                                                                                        layernorm);
     PERFGATE_CHECK_LAUNCH("norm_residual_kernel");
   });
 }
@@ -239,20 +243,29 @@ void norm(Precision p, const NormArgs& a, bool layernorm, bool fused, cudaStream
 }  // namespace kernels
 
 void validate_row_shape(RowShape s, Precision p) {
-  if (s.rows <= 0 || s.hidden <= 0) throw InputError("cuda row operator: rows and hidden must be positive");
+  if (s.rows <= 0 || s.hidden <= 0)
+    throw InputError("cuda row operator: rows and hidden must be positive");
   if (s.rows > 2147483647) throw InputError("cuda row operator: rows must fit a grid dimension");
   const std::int64_t width = 16 / std::int64_t(element_bytes(p));
   if (s.hidden % width != 0)
-    throw InputError("cuda row operator: hidden (" + std::to_string(s.hidden) + ") must be a multiple of " +
-                     std::to_string(width) + " for 128-bit access in " + to_string(p));
+    throw InputError("cuda row operator: hidden (" + std::to_string(s.hidden) +
+                     ") must be a multiple of " + std::to_string(width) +
+                     " for 128-bit access in " + to_string(p));
   if (s.hidden / width > kernels::kMaxThreads * kernels::kMaxVecs)
     throw InputError("cuda row operator: hidden (" + std::to_string(s.hidden) + ") exceeds " +
-                     std::to_string(kernels::kMaxThreads * kernels::kMaxVecs * width) + " elements in " + to_string(p));
+                     std::to_string(kernels::kMaxThreads * kernels::kMaxVecs * width) +
+                     " elements in " + to_string(p));
 }
 
-void rmsnorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s) { kernels::norm(p, a, false, true, s); }
-void rmsnorm_residual_unfused(Precision p, const NormArgs& a, cudaStream_t s) { kernels::norm(p, a, false, false, s); }
-void layernorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s) { kernels::norm(p, a, true, true, s); }
+void rmsnorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s) {
+  kernels::norm(p, a, false, true, s);
+}
+void rmsnorm_residual_unfused(Precision p, const NormArgs& a, cudaStream_t s) {
+  kernels::norm(p, a, false, false, s);
+}
+void layernorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s) {
+  kernels::norm(p, a, true, true, s);
+}
 void layernorm_residual_unfused(Precision p, const NormArgs& a, cudaStream_t s) {
   kernels::norm(p, a, true, false, s);
 }
@@ -261,13 +274,15 @@ void softmax_fused(Precision p, const void* x, void* y, RowShape shape, cudaStre
   validate_row_shape(shape, p);
   kernels::dispatch_storage(p, [&](auto tag) {
     using T = decltype(tag);
-    kernels::softmax_kernel<T><<<unsigned(shape.rows), kernels::row_threads(shape.hidden / kernels::Vec<T>::width), 0, s>>>(static_cast<const T*>(x),
-                                                                                 static_cast<T*>(y), shape.hidden);
+    kernels::softmax_kernel<T>
+        <<<unsigned(shape.rows), kernels::row_threads(shape.hidden / kernels::Vec<T>::width), 0,
+           s>>>(static_cast<const T*>(x), static_cast<T*>(y), shape.hidden);
     PERFGATE_CHECK_LAUNCH("softmax_kernel");
   });
 }
 
-void softmax_unfused(Precision p, const void* x, void* y, float* scratch, RowShape shape, cudaStream_t s) {
+void softmax_unfused(Precision p, const void* x, void* y, float* scratch, RowShape shape,
+                     cudaStream_t s) {
   validate_row_shape(shape, p);
   kernels::dispatch_storage(p, [&](auto tag) {
     using T = decltype(tag);
@@ -277,14 +292,14 @@ void softmax_unfused(Precision p, const void* x, void* y, float* scratch, RowSha
     PERFGATE_CHECK_LAUNCH("row_max_kernel");
     kernels::row_expsum_kernel<T><<<rows, 256, 0, s>>>(in, scratch, scratch + rows, shape.hidden);
     PERFGATE_CHECK_LAUNCH("row_expsum_kernel");
-    kernels::row_normalise_kernel<T><<<rows, 256, 0, s>>>(in, scratch, scratch + rows, static_cast<T*>(y),
-                                                           shape.hidden);
+    kernels::row_normalise_kernel<T>
+        <<<rows, 256, 0, s>>>(in, scratch, scratch + rows, static_cast<T*>(y), shape.hidden);
     PERFGATE_CHECK_LAUNCH("row_normalise_kernel");
   });
 }
 
-void masked_softmax_f32_in(Precision out, const float* x, void* y, RowShape shape, std::int64_t matrices,
-                           bool causal, float scale, cudaStream_t s) {
+void masked_softmax_f32_in(Precision out, const float* x, void* y, RowShape shape,
+                           std::int64_t matrices, bool causal, float scale, cudaStream_t s) {
   if (out == Precision::f32 || out == Precision::fp8)
     throw InputError("cuda masked softmax: output must be bf16 or f16");
   kernels::dispatch_storage(out, [&](auto tag) {

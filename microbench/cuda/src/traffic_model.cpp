@@ -31,20 +31,27 @@ Precision precision_from_string(const std::string& text) {
 
 const char* to_string(Precision p) {
   switch (p) {
-    case Precision::f32: return "f32";
-    case Precision::bf16: return "bf16";
-    case Precision::f16: return "f16";
-    case Precision::fp8: return "fp8";
+    case Precision::f32:
+      return "f32";
+    case Precision::bf16:
+      return "bf16";
+    case Precision::f16:
+      return "f16";
+    case Precision::fp8:
+      return "fp8";
   }
   return "?";
 }
 
 std::size_t element_bytes(Precision p) {
   switch (p) {
-    case Precision::f32: return 4;
+    case Precision::f32:
+      return 4;
     case Precision::bf16:
-    case Precision::f16: return 2;
-    case Precision::fp8: return 1;
+    case Precision::f16:
+      return 2;
+    case Precision::fp8:
+      return 1;
   }
   return 0;
 }
@@ -138,6 +145,8 @@ Traffic attention_backward_traffic(AttentionShape s, Precision p) {
   return {2.5 * fwd.flops, fwd.bytes * 2};
 }
 
-double fraction_of(double rate, double ceiling) { return ceiling > 0 ? rate / ceiling : 0.0; }
+double fraction_of(double rate, double ceiling) {
+  return ceiling > 0 ? rate / ceiling : 0.0;
+}
 
 }  // namespace perfgate::cuda

@@ -10,7 +10,9 @@
 namespace perfgate::cuda {
 namespace {
 
-cudaDataType_t io_type(Precision p) { return p == Precision::bf16 ? CUDA_R_16BF : CUDA_R_16F; }
+cudaDataType_t io_type(Precision p) {
+  return p == Precision::bf16 ? CUDA_R_16BF : CUDA_R_16F;
+}
 
 }  // namespace
 
@@ -19,13 +21,14 @@ std::size_t UnfusedAttention::scratch_bytes(AttentionShape s, Precision p) {
   return scores * (sizeof(float) + element_bytes(p));
 }
 
-UnfusedAttention::UnfusedAttention(AttentionShape s, Precision p, const void* q, const void* k, const void* v,
-                                   void* o)
+UnfusedAttention::UnfusedAttention(AttentionShape s, Precision p, const void* q, const void* k,
+                                   const void* v, void* o)
     : shape_(s), precision_(p) {
   validate(s);
   if (p != Precision::bf16 && p != Precision::f16)
     throw InputError("cuda unfused attention: precision must be bf16 or f16");
-  const std::size_t matrices = std::size_t(s.batch * s.heads), each = std::size_t(s.seq_q * s.seq_kv);
+  const std::size_t matrices = std::size_t(s.batch * s.heads),
+                    each = std::size_t(s.seq_q * s.seq_kv);
   const std::size_t e = element_bytes(p);
   scores_ = DeviceBuffer<float>(matrices * each);
   probs_ = DeviceBuffer<unsigned char>(matrices * each * e);
@@ -39,7 +42,8 @@ UnfusedAttention::UnfusedAttention(AttentionShape s, Precision p, const void* q,
   for (std::int64_t b = 0; b < s.batch; ++b)
     for (std::int64_t h = 0; h < s.heads; ++h) {
       const std::size_t q_off = std::size_t((b * s.seq_q * s.heads + h) * s.head_dim) * e;
-      const std::size_t kv_off = std::size_t((b * s.seq_kv * s.kv_heads + h / group) * s.head_dim) * e;
+      const std::size_t kv_off =
+          std::size_t((b * s.seq_kv * s.kv_heads + h / group) * s.head_dim) * e;
       const std::size_t m = std::size_t(b * s.heads + h);
       qp.push_back(qc + q_off);
       kp.push_back(kc + kv_off);
@@ -69,19 +73,18 @@ void UnfusedAttention::run(cudaStream_t stream) const {
   const float one = 1.0f, zero = 0.0f;
   PERFGATE_CUBLAS_CHECK(cublasSetStream(handle_, stream));
   // Column-major view: S^T[Skv, Sq] = K · Q^T, i.e. row-major S[Sq, Skv].
-  PERFGATE_CUBLAS_CHECK(cublasGemmBatchedEx(handle_, CUBLAS_OP_T, CUBLAS_OP_N, int(s.seq_kv), int(s.seq_q),
-                                            int(s.head_dim), &one, k_ptrs_.get(), io_type(precision_), kv_ld,
-                                            q_ptrs_.get(), io_type(precision_), q_ld, &zero, s_out_.get(),
-                                            CUDA_R_32F, int(s.seq_kv), batch, CUBLAS_COMPUTE_32F,
-                                            CUBLAS_GEMM_DEFAULT));
-  masked_softmax_f32_in(precision_, scores_.get(), probs_.get(), RowShape{s.seq_q, s.seq_kv}, batch, s.causal,
-                        float(1.0 / std::sqrt(double(s.head_dim))), stream);
+  PERFGATE_CUBLAS_CHECK(cublasGemmBatchedEx(
+      handle_, CUBLAS_OP_T, CUBLAS_OP_N, int(s.seq_kv), int(s.seq_q), int(s.head_dim), &one,
+      k_ptrs_.get(), io_type(precision_), kv_ld, q_ptrs_.get(), io_type(precision_), q_ld, &zero,
+      s_out_.get(), CUDA_R_32F, int(s.seq_kv), batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  masked_softmax_f32_in(precision_, scores_.get(), probs_.get(), RowShape{s.seq_q, s.seq_kv}, batch,
+                        s.causal, float(1.0 / std::sqrt(double(s.head_dim))), stream);
   // O^T[D, Sq] = V^T[D, Skv] · P^T[Skv, Sq].
-  PERFGATE_CUBLAS_CHECK(cublasGemmBatchedEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, int(s.head_dim), int(s.seq_q),
-                                            int(s.seq_kv), &one, v_ptrs_.get(), io_type(precision_), kv_ld,
-                                            p_ptrs_.get(), io_type(precision_), int(s.seq_kv), &zero, o_out_.get(),
-                                            io_type(precision_), q_ld, batch, CUBLAS_COMPUTE_32F,
-                                            CUBLAS_GEMM_DEFAULT));
+  PERFGATE_CUBLAS_CHECK(cublasGemmBatchedEx(
+      handle_, CUBLAS_OP_N, CUBLAS_OP_N, int(s.head_dim), int(s.seq_q), int(s.seq_kv), &one,
+      v_ptrs_.get(), io_type(precision_), kv_ld, p_ptrs_.get(), io_type(precision_), int(s.seq_kv),
+      &zero, o_out_.get(), io_type(precision_), q_ld, batch, CUBLAS_COMPUTE_32F,
+      CUBLAS_GEMM_DEFAULT));
 }
 
 }  // namespace perfgate::cuda

@@ -26,9 +26,15 @@ struct Vec {
     for (int i = 0; i < width; ++i) e[i] = from_float(v[i]);
     *reinterpret_cast<uint4*>(p) = raw;
   }
-  static __device__ __forceinline__ float to_float(float x) { return x; }
-  static __device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
-  static __device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
+  static __device__ __forceinline__ float to_float(float x) {
+    return x;
+  }
+  static __device__ __forceinline__ float to_float(__nv_bfloat16 x) {
+    return __bfloat162float(x);
+  }
+  static __device__ __forceinline__ float to_float(__half x) {
+    return __half2float(x);
+  }
   static __device__ __forceinline__ T from_float(float x) {
     if constexpr (sizeof(T) == 4) {
       return x;
@@ -75,6 +81,8 @@ __device__ __forceinline__ float gelu_tanh(float x) {
   return 0.5f * x * (1.0f + tanhf(inner));
 }
 
-__device__ __forceinline__ float silu(float x) { return x / (1.0f + __expf(-x)); }
+__device__ __forceinline__ float silu(float x) {
+  return x / (1.0f + __expf(-x));
+}
 
 }  // namespace perfgate::cuda::kernels

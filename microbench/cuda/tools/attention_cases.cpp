@@ -12,15 +12,20 @@
 namespace perfgate::cuda::check {
 namespace {
 
-std::size_t q_elements(AttentionShape s) { return std::size_t(s.batch * s.seq_q * s.heads * s.head_dim); }
-std::size_t kv_elements(AttentionShape s) { return std::size_t(s.batch * s.seq_kv * s.kv_heads * s.head_dim); }
+std::size_t q_elements(AttentionShape s) {
+  return std::size_t(s.batch * s.seq_q * s.heads * s.head_dim);
+}
+std::size_t kv_elements(AttentionShape s) {
+  return std::size_t(s.batch * s.seq_kv * s.kv_heads * s.head_dim);
+}
 
 struct HostAttention {
   std::vector<float> q, k, v, d_o;
 };
 
 // Probabilities of one (batch, head), row-major [Sq, Skv].
-std::vector<double> probabilities(const HostAttention& in, AttentionShape s, std::int64_t b, std::int64_t h) {
+std::vector<double> probabilities(const HostAttention& in, AttentionShape s, std::int64_t b,
+                                  std::int64_t h) {
   const std::int64_t hk = h / (s.heads / s.kv_heads), D = s.head_dim;
   const double scale = 1.0 / std::sqrt(double(D));
   std::vector<double> p(std::size_t(s.seq_q * s.seq_kv), 0.0);
@@ -61,7 +66,8 @@ std::vector<double> forward_reference(const HostAttention& in, AttentionShape s)
   return o;
 }
 
-// dQ, dK, dV concatenated: dP = dO V^T, dS = P (dP - rowsum(dO * O)), dQ = c dS K, dK = c dS^T Q, dV = P^T dO.
+// dQ, dK, dV concatenated: dP = dO V^T, dS = P (dP - rowsum(dO * O)), dQ = c dS K, dK = c dS^T Q,
+// dV = P^T dO.
 std::vector<double> backward_reference(const HostAttention& in, AttentionShape s) {
   const auto o = forward_reference(in, s);
   const std::int64_t D = s.head_dim;
@@ -75,12 +81,14 @@ std::vector<double> backward_reference(const HostAttention& in, AttentionShape s
       auto kv_at = [&](std::int64_t j) { return ((b * s.seq_kv + j) * s.kv_heads + hk) * D; };
       for (std::int64_t i = 0; i < s.seq_q; ++i) {
         double delta = 0;
-        for (std::int64_t d = 0; d < D; ++d) delta += double(in.d_o[std::size_t(q_at(i) + d)]) * o[std::size_t(q_at(i) + d)];
+        for (std::int64_t d = 0; d < D; ++d)
+          delta += double(in.d_o[std::size_t(q_at(i) + d)]) * o[std::size_t(q_at(i) + d)];
         for (std::int64_t j = 0; j < s.seq_kv; ++j) {
           const double pij = p[std::size_t(i * s.seq_kv + j)];
           if (pij == 0) continue;
           double dp = 0;
-          for (std::int64_t d = 0; d < D; ++d) dp += double(in.d_o[std::size_t(q_at(i) + d)]) * in.v[std::size_t(kv_at(j) + d)];
+          for (std::int64_t d = 0; d < D; ++d)
+            dp += double(in.d_o[std::size_t(q_at(i) + d)]) * in.v[std::size_t(kv_at(j) + d)];
           const double ds = pij * (dp - delta) * c;
           for (std::int64_t d = 0; d < D; ++d) {
             dq[std::size_t(q_at(i) + d)] += ds * in.k[std::size_t(kv_at(j) + d)];
@@ -96,14 +104,18 @@ std::vector<double> backward_reference(const HostAttention& in, AttentionShape s
 }
 
 enum class Impl { cudnn, unfused, flash };
-const char* name(Impl i) { return i == Impl::cudnn ? "cudnn_sdpa" : (i == Impl::unfused ? "unfused" : "flash"); }
+const char* name(Impl i) {
+  return i == Impl::cudnn ? "cudnn_sdpa" : (i == Impl::unfused ? "unfused" : "flash");
+}
 
 struct DeviceAttention {
   DeviceBuffer<unsigned char> q, k, v, o, d_o, dq, dk, dv;
   DeviceBuffer<float> stats;
   DeviceAttention(AttentionShape s, Precision p, bool backward)
-      : q(q_elements(s) * element_bytes(p)), k(kv_elements(s) * element_bytes(p)),
-        v(kv_elements(s) * element_bytes(p)), o(q_elements(s) * element_bytes(p)),
+      : q(q_elements(s) * element_bytes(p)),
+        k(kv_elements(s) * element_bytes(p)),
+        v(kv_elements(s) * element_bytes(p)),
+        o(q_elements(s) * element_bytes(p)),
         stats(std::size_t(s.batch * s.heads * s.seq_q)) {
     if (backward) {
       d_o = DeviceBuffer<unsigned char>(q.bytes());
@@ -116,25 +128,35 @@ struct DeviceAttention {
 
 // A forward implementation bound to its buffers: returns the launch body.
 Launch forward_launch(Impl impl, AttentionShape s, Precision p, DeviceAttention& d,
-                      std::unique_ptr<CudnnSdpa>& cudnn, std::unique_ptr<UnfusedAttention>& unfused) {
+                      std::unique_ptr<CudnnSdpa>& cudnn,
+                      std::unique_ptr<UnfusedAttention>& unfused) {
   switch (impl) {
     case Impl::cudnn:
       cudnn = std::make_unique<CudnnSdpa>(s, p, CudnnSdpa::Direction::forward);
-      return [&, s](cudaStream_t st, int) { cudnn->forward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.stats.get(), st); };
+      return [&, s](cudaStream_t st, int) {
+        cudnn->forward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.stats.get(), st);
+      };
     case Impl::unfused:
-      unfused = std::make_unique<UnfusedAttention>(s, p, d.q.get(), d.k.get(), d.v.get(), d.o.get());
+      unfused =
+          std::make_unique<UnfusedAttention>(s, p, d.q.get(), d.k.get(), d.v.get(), d.o.get());
       return [&](cudaStream_t st, int) { unfused->run(st); };
     case Impl::flash: {
       std::string why;
       if (!flash_supported(s, p, &why)) throw InputError(why);
-      return [&, s, p](cudaStream_t st, int) { flash_attention_forward(p, s, d.q.get(), d.k.get(), d.v.get(), d.o.get(), st); };
+      return [&, s, p](cudaStream_t st, int) {
+        flash_attention_forward(p, s, d.q.get(), d.k.get(), d.v.get(), d.o.get(), st);
+      };
     }
   }
   return {};
 }
 
 std::string attention_shape_text(AttentionShape s) {
-  return shape_text({{"b", s.batch}, {"h", s.heads}, {"hkv", s.kv_heads}, {"s", s.seq_q}, {"d", s.head_dim}}) +
+  return shape_text({{"b", s.batch},
+                     {"h", s.heads},
+                     {"hkv", s.kv_heads},
+                     {"s", s.seq_q},
+                     {"d", s.head_dim}}) +
          (s.causal ? " causal" : "");
 }
 
@@ -143,7 +165,9 @@ bool skip_unsupported(Context& ctx, const Row& row, Impl impl, AttentionShape s)
   if (impl != Impl::cudnn || !s.causal) return false;
   Row skipped = row;
   skipped.mode = "-";
-  skipped.check = "skip: causal SDPA needs cuDNN's diagonal-band mask subgraph (not in this cuDNN's backend API)";
+  skipped.check =
+      "skip: causal SDPA needs cuDNN's diagonal-band mask subgraph (not in this cuDNN's backend "
+      "API)";
   ctx.add(skipped);
   return true;
 }
@@ -152,8 +176,10 @@ void check_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
   Row row{"attention_fwd", name(impl), attention_shape_text(s), to_string(p)};
   if (skip_unsupported(ctx, row, impl, s)) return;
   guarded(ctx, row, [&] {
-    HostAttention in{seeded_values(q_elements(s), 31, p), seeded_values(kv_elements(s), 32, p),
-                     seeded_values(kv_elements(s), 33, p), {}};
+    HostAttention in{seeded_values(q_elements(s), 31, p),
+                     seeded_values(kv_elements(s), 32, p),
+                     seeded_values(kv_elements(s), 33, p),
+                     {}};
     DeviceAttention d(s, p, false);
     d.q.upload(to_storage(in.q, p));
     d.k.upload(to_storage(in.k, p));
@@ -162,7 +188,8 @@ void check_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
     std::unique_ptr<UnfusedAttention> unfused;
     forward_launch(impl, s, p, d, cudnn, unfused)(ctx.stream(), 0);
     PERFGATE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    ctx.check_row(row, relative_error(from_storage(d.o.download(), p), forward_reference(in, s)), error_bound(p));
+    ctx.check_row(row, relative_error(from_storage(d.o.download(), p), forward_reference(in, s)),
+                  error_bound(p));
   });
 }
 
@@ -178,8 +205,8 @@ void check_backward(Context& ctx, AttentionShape s, Precision p) {
     d.d_o.upload(to_storage(in.d_o, p));
     CudnnSdpa fwd(s, p, CudnnSdpa::Direction::forward), bwd(s, p, CudnnSdpa::Direction::backward);
     fwd.forward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.stats.get(), ctx.stream());
-    bwd.backward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.d_o.get(), d.stats.get(), d.dq.get(), d.dk.get(),
-                 d.dv.get(), ctx.stream());
+    bwd.backward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.d_o.get(), d.stats.get(), d.dq.get(),
+                 d.dk.get(), d.dv.get(), ctx.stream());
     PERFGATE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     auto out = from_storage(d.dq.download(), p);
     for (auto* buffer : {&d.dk, &d.dv}) {
@@ -199,7 +226,8 @@ void time_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
     fill_random(p, d.v.get(), kv_elements(s), 53, ctx.stream());
     std::unique_ptr<CudnnSdpa> cudnn;
     std::unique_ptr<UnfusedAttention> unfused;
-    ctx.time_row(row, forward_launch(impl, s, p, d, cudnn, unfused), attention_forward_traffic(s, p), Bound::compute);
+    ctx.time_row(row, forward_launch(impl, s, p, d, cudnn, unfused),
+                 attention_forward_traffic(s, p), Bound::compute);
   });
 }
 
@@ -213,10 +241,13 @@ void time_backward(Context& ctx, AttentionShape s, Precision p) {
     fill_random(p, d.d_o.get(), q_elements(s), 64, ctx.stream());
     CudnnSdpa fwd(s, p, CudnnSdpa::Direction::forward), bwd(s, p, CudnnSdpa::Direction::backward);
     fwd.forward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.stats.get(), ctx.stream());
-    ctx.time_row(row, [&](cudaStream_t st, int) {
-      bwd.backward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.d_o.get(), d.stats.get(), d.dq.get(), d.dk.get(),
-                   d.dv.get(), st);
-    }, attention_backward_traffic(s, p), Bound::compute);
+    ctx.time_row(
+        row,
+        [&](cudaStream_t st, int) {
+          bwd.backward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.d_o.get(), d.stats.get(),
+                       d.dq.get(), d.dk.get(), d.dv.get(), st);
+        },
+        attention_backward_traffic(s, p), Bound::compute);
   });
 }
 

@@ -33,7 +33,8 @@ bool Context::wants_timing(const std::string& family, bool in_spread_set) const 
   return spread_only() ? in_spread_set : wants(family);
 }
 
-void Context::time_row(Row row, const Launch& launch, Traffic traffic, Bound bound, TimingOptions timing) {
+void Context::time_row(Row row, const Launch& launch, Traffic traffic, Bound bound,
+                       TimingOptions timing) {
   timing.samples = options_.samples;
   const TimingResult r = timer_->measure(launch, timing);
   PERFGATE_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -68,8 +69,9 @@ void Context::check_row(Row row, double error, double bound) {
 
 void Context::add(Row row) {
   if (!options_.quiet) {
-    std::fprintf(stderr, "  %-20s %-14s %-28s %-5s %-9s %s\n", row.family.c_str(), row.variant.c_str(),
-                 row.shape.c_str(), row.dtype.c_str(), row.mode.c_str(), row.check.c_str());
+    std::fprintf(stderr, "  %-20s %-14s %-28s %-5s %-9s %s\n", row.family.c_str(),
+                 row.variant.c_str(), row.shape.c_str(), row.dtype.c_str(), row.mode.c_str(),
+                 row.check.c_str());
   }
   rows_.push_back(std::move(row));
 }

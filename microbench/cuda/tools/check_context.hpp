@@ -22,10 +22,14 @@ struct Ceilings {
 enum class Bound { memory, compute };
 
 struct Row {
-  Row(std::string family_, std::string variant_, std::string shape_, std::string dtype_, std::string mode_ = {},
-      std::string check_ = {})
-      : family(std::move(family_)), variant(std::move(variant_)), shape(std::move(shape_)), dtype(std::move(dtype_)),
-        mode(std::move(mode_)), check(std::move(check_)) {}
+  Row(std::string family_, std::string variant_, std::string shape_, std::string dtype_,
+      std::string mode_ = {}, std::string check_ = {})
+      : family(std::move(family_)),
+        variant(std::move(variant_)),
+        shape(std::move(shape_)),
+        dtype(std::move(dtype_)),
+        mode(std::move(mode_)),
+        check(std::move(check_)) {}
   std::string family, variant, shape, dtype, mode;
   std::string check;  // "ok (err 1.2e-03)", "FAIL (...)", "-" (timing-only row), "skip: why"
   double median_seconds = 0, rate = 0, fraction = 0, cv = 0;
@@ -62,7 +66,8 @@ class Context {
   bool wants_timing(const std::string& family, bool in_spread_set) const;
 
   // Times `launch`, fills the row's time, rate and fraction of the matching ceiling, appends it.
-  void time_row(Row row, const Launch& launch, Traffic traffic, Bound bound, TimingOptions timing = {});
+  void time_row(Row row, const Launch& launch, Traffic traffic, Bound bound,
+                TimingOptions timing = {});
   // A correctness row: error against the bound, or the failure text.
   void check_row(Row row, double error, double bound);
   void add(Row row);

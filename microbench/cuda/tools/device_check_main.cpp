@@ -32,21 +32,24 @@ bool parse(int argc, char** argv, Args& args) {
       args.probe = true;
     } else if (a == "--quiet") {
       args.options.quiet = true;
-    } else if ((a == "--table" || a == "--csv" || a == "--only" || a == "--samples") && (v = value())) {
+    } else if ((a == "--table" || a == "--csv" || a == "--only" || a == "--samples") &&
+               (v = value())) {
       if (a == "--table") args.table_path = v;
       if (a == "--csv") args.csv_path = v;
       if (a == "--only") args.options.only = v;
       if (a == "--samples") {
         args.options.samples = std::atoi(v);
         if (args.options.samples < 1) {
-          std::fprintf(stderr, "perfgate_device_check: --samples must be a positive integer, got '%s'\n", v);
+          std::fprintf(
+              stderr, "perfgate_device_check: --samples must be a positive integer, got '%s'\n", v);
           return false;
         }
       }
     } else {
       std::fprintf(stderr,
                    "perfgate_device_check: unknown or incomplete argument '%s'\n"
-                   "usage: perfgate_device_check [--probe] [--only f1,f2|spread] [--samples N] [--table F.md] "
+                   "usage: perfgate_device_check [--probe] [--only f1,f2|spread] [--samples N] "
+                   "[--table F.md] "
                    "[--csv F.csv] [--quiet]\n",
                    a.c_str());
       return false;
@@ -63,12 +66,14 @@ int main(int argc, char** argv) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
-    std::printf("perfgate_device_check: skipped: no CUDA device (%s)\n",
-                status != cudaSuccess ? cudaGetErrorString(status) : "cudaGetDeviceCount returned 0");
+    std::printf(
+        "perfgate_device_check: skipped: no CUDA device (%s)\n",
+        status != cudaSuccess ? cudaGetErrorString(status) : "cudaGetDeviceCount returned 0");
     return 0;
   }
   if (args.probe) {
-    std::printf("perfgate_device_check: %d CUDA device(s), cuDNN %s\n", count, CudnnSdpa::version().c_str());
+    std::printf("perfgate_device_check: %d CUDA device(s), cuDNN %s\n", count,
+                CudnnSdpa::version().c_str());
     return 0;
   }
   try {
@@ -80,12 +85,12 @@ int main(int argc, char** argv) {
     PERFGATE_CUDA_CHECK(cudaDriverGetVersion(&driver));
     PERFGATE_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
     check::Context ctx(args.options, prop, bus);
-    const std::string header = std::string(prop.name) + ", sm_" + std::to_string(prop.major) +
-                               std::to_string(prop.minor) + ", " + std::to_string(prop.multiProcessorCount) +
-                               " SMs, " + std::to_string(prop.l2CacheSize >> 20) + " MiB L2, driver " +
-                               std::to_string(driver) + ", runtime " + std::to_string(runtime) + ", cuDNN " +
-                               CudnnSdpa::version() + ", NVML: " +
-                               (ctx.probe().available() ? "clocks checked per sample" : ctx.probe().why());
+    const std::string header =
+        std::string(prop.name) + ", sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
+        ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
+        std::to_string(prop.l2CacheSize >> 20) + " MiB L2, driver " + std::to_string(driver) +
+        ", runtime " + std::to_string(runtime) + ", cuDNN " + CudnnSdpa::version() +
+        ", NVML: " + (ctx.probe().available() ? "clocks checked per sample" : ctx.probe().why());
     if (!args.options.quiet) std::fprintf(stderr, "perfgate_device_check: %s\n", header.c_str());
     check::measure_ceilings(ctx);
     check::run_gemm_cases(ctx);

@@ -22,16 +22,21 @@ struct RowFamily {
   std::string name;
   std::function<std::vector<std::int64_t>(RowShape)> input_sizes;  // elements per input
   std::function<void(Precision, bool fused, const Ptrs&, RowShape, cudaStream_t)> launch;
-  std::function<std::vector<double>(const std::vector<std::vector<float>>&, RowShape, Precision)> reference;
+  std::function<std::vector<double>(const std::vector<std::vector<float>>&, RowShape, Precision)>
+      reference;
   std::function<Traffic(RowShape, Precision)> traffic;
   std::int64_t heads = 1;  // RoPE: rows = tokens * heads
 };
 
-double silu(double x) { return x / (1.0 + std::exp(-x)); }
-double gelu(double x) { return 0.5 * x * (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); }
+double silu(double x) {
+  return x / (1.0 + std::exp(-x));
+}
+double gelu(double x) {
+  return 0.5 * x * (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+}
 
-std::vector<double> norm_reference(const std::vector<std::vector<float>>& in, RowShape s, Precision p,
-                                   bool layernorm) {
+std::vector<double> norm_reference(const std::vector<std::vector<float>>& in, RowShape s,
+                                   Precision p, bool layernorm) {
   std::vector<double> y(std::size_t(s.rows * s.hidden));
   std::vector<double> h(std::size_t(s.hidden));
   for (std::int64_t r = 0; r < s.rows; ++r) {
@@ -45,8 +50,8 @@ std::vector<double> norm_reference(const std::vector<std::vector<float>>& in, Ro
     for (double v : h) sq += (v - mean) * (v - mean);
     const double inv = 1.0 / std::sqrt(sq / double(s.hidden) + kEps);
     for (std::int64_t c = 0; c < s.hidden; ++c)
-      y[std::size_t(r * s.hidden + c)] =
-          (h[std::size_t(c)] - mean) * inv * in[2][std::size_t(c)] + (layernorm ? in[3][std::size_t(c)] : 0.0);
+      y[std::size_t(r * s.hidden + c)] = (h[std::size_t(c)] - mean) * inv * in[2][std::size_t(c)] +
+                                         (layernorm ? in[3][std::size_t(c)] : 0.0);
   }
   return y;
 }
@@ -70,7 +75,9 @@ std::vector<RowFamily> row_families() {
         fused ? rmsnorm_residual_fused(p, a, st) : rmsnorm_residual_unfused(p, a, st);
       }
     };
-    fam.reference = [layernorm](const auto& in, RowShape s, Precision p) { return norm_reference(in, s, p, layernorm); };
+    fam.reference = [layernorm](const auto& in, RowShape s, Precision p) {
+      return norm_reference(in, s, p, layernorm);
+    };
     fam.traffic = layernorm ? layernorm_residual_traffic : rmsnorm_residual_traffic;
     return fam;
   };
@@ -81,7 +88,8 @@ std::vector<RowFamily> row_families() {
   softmax.name = "softmax";
   softmax.input_sizes = [](RowShape s) { return std::vector<std::int64_t>{s.rows * s.hidden}; };
   softmax.launch = [](Precision p, bool fused, const Ptrs& d, RowShape s, cudaStream_t st) {
-    fused ? softmax_fused(p, d[0], d[1], s, st) : softmax_unfused(p, d[0], d[1], static_cast<float*>(d[2]), s, st);
+    fused ? softmax_fused(p, d[0], d[1], s, st)
+          : softmax_unfused(p, d[0], d[1], static_cast<float*>(d[2]), s, st);
   };
   softmax.reference = [](const auto& in, RowShape s, Precision) {
     std::vector<double> y(std::size_t(s.rows * s.hidden));
@@ -90,7 +98,8 @@ std::vector<RowFamily> row_families() {
       double m = -INFINITY, sum = 0;
       for (std::int64_t c = 0; c < s.hidden; ++c) m = std::max(m, double(x[c]));
       for (std::int64_t c = 0; c < s.hidden; ++c) sum += std::exp(x[c] - m);
-      for (std::int64_t c = 0; c < s.hidden; ++c) y[std::size_t(r * s.hidden + c)] = std::exp(x[c] - m) / sum;
+      for (std::int64_t c = 0; c < s.hidden; ++c)
+        y[std::size_t(r * s.hidden + c)] = std::exp(x[c] - m) / sum;
     }
     return y;
   };
@@ -99,13 +108,17 @@ std::vector<RowFamily> row_families() {
 
   RowFamily bias_gelu;
   bias_gelu.name = "bias_gelu";
-  bias_gelu.input_sizes = [](RowShape s) { return std::vector<std::int64_t>{s.rows * s.hidden, s.hidden}; };
+  bias_gelu.input_sizes = [](RowShape s) {
+    return std::vector<std::int64_t>{s.rows * s.hidden, s.hidden};
+  };
   bias_gelu.launch = [](Precision p, bool fused, const Ptrs& d, RowShape s, cudaStream_t st) {
-    fused ? bias_gelu_fused(p, d[0], d[1], d[2], s, st) : bias_gelu_unfused(p, d[0], d[1], d[2], s, st);
+    fused ? bias_gelu_fused(p, d[0], d[1], d[2], s, st)
+          : bias_gelu_unfused(p, d[0], d[1], d[2], s, st);
   };
   bias_gelu.reference = [](const auto& in, RowShape s, Precision) {
     std::vector<double> y(std::size_t(s.rows * s.hidden));
-    for (std::size_t i = 0; i < y.size(); ++i) y[i] = gelu(double(in[0][i]) + in[1][i % std::size_t(s.hidden)]);
+    for (std::size_t i = 0; i < y.size(); ++i)
+      y[i] = gelu(double(in[0][i]) + in[1][i % std::size_t(s.hidden)]);
     return y;
   };
   bias_gelu.traffic = bias_gelu_traffic;
@@ -144,7 +157,8 @@ RowFamily rope_family(std::int64_t heads) {
       for (std::int64_t i = 0; i < s.hidden / 2; ++i) {
         const double angle = pos * std::pow(double(kTheta), -2.0 * double(i) / double(s.hidden));
         // Rotate-half pairs: element i with element i + hidden/2.
-        const std::size_t at = std::size_t(r * s.hidden + i), partner = at + std::size_t(s.hidden / 2);
+        const std::size_t at = std::size_t(r * s.hidden + i),
+                          partner = at + std::size_t(s.hidden / 2);
         const double a = in[0][at], b = in[0][partner];
         y[at] = a * std::cos(angle) - b * std::sin(angle);
         y[partner] = b * std::cos(angle) + a * std::sin(angle);
@@ -176,7 +190,7 @@ struct CaseBuffers {
       }
     }
     const std::size_t out_elements = std::size_t(s.rows * s.hidden);
-    tensors.emplace_back(out_elements * e);                                       // output
+    tensors.emplace_back(out_elements * e);                                     // output
     tensors.emplace_back(std::max(out_elements * e, std::size_t(s.rows) * 8));  // scratch
     for (auto& t : tensors) ptrs.push_back(t.get());
     if (fam.name == "rope") {  // cos/sin per (token, pair): built once, like a model's cached table
@@ -187,12 +201,14 @@ struct CaseBuffers {
   DeviceBuffer<unsigned char>& output() { return tensors[tensors.size() - 2]; }
 };
 
-void launch_family(const RowFamily& fam, CaseBuffers& b, Precision p, bool fused, RowShape s, cudaStream_t st) {
+void launch_family(const RowFamily& fam, CaseBuffers& b, Precision p, bool fused, RowShape s,
+                   cudaStream_t st) {
   if (fam.name == "rope") {
     const std::int64_t tokens = s.rows / fam.heads;
-    fused ? rope_fused(p, b.ptrs[0], b.rope_table.get(), tokens, b.ptrs[1], tokens, fam.heads, s.hidden, st)
-          : rope_unfused(p, b.ptrs[0], b.rope_table.get(), tokens, b.ptrs[2], b.ptrs[1], tokens, fam.heads, s.hidden,
-                         st);
+    fused ? rope_fused(p, b.ptrs[0], b.rope_table.get(), tokens, b.ptrs[1], tokens, fam.heads,
+                       s.hidden, st)
+          : rope_unfused(p, b.ptrs[0], b.rope_table.get(), tokens, b.ptrs[2], b.ptrs[1], tokens,
+                         fam.heads, s.hidden, st);
     return;
   }
   fam.launch(p, fused, b.ptrs, s, st);
@@ -200,9 +216,11 @@ void launch_family(const RowFamily& fam, CaseBuffers& b, Precision p, bool fused
 
 void check_family(Context& ctx, const RowFamily& fam, RowShape s, Precision p) {
   for (bool fused : {true, false}) {
-    Row row{fam.name, fused ? "fused" : "unfused",
-            shape_text({{"rows", s.rows / fam.heads}, {fam.heads > 1 ? "heads" : "hidden", fam.heads > 1 ? fam.heads : s.hidden}}),
-            to_string(p)};
+    Row row{
+        fam.name, fused ? "fused" : "unfused",
+        shape_text({{"rows", s.rows / fam.heads},
+                    {fam.heads > 1 ? "heads" : "hidden", fam.heads > 1 ? fam.heads : s.hidden}}),
+        to_string(p)};
     if (fam.heads > 1) row.shape += " head_dim=" + std::to_string(s.hidden);
     guarded(ctx, row, [&] {
       CaseBuffers b(fam, s, p, true, ctx.stream());
@@ -214,18 +232,21 @@ void check_family(Context& ctx, const RowFamily& fam, RowShape s, Precision p) {
   }
 }
 
-void time_family(Context& ctx, const RowFamily& fam, RowShape s, Precision p, TimingOptions timing, bool spread) {
+void time_family(Context& ctx, const RowFamily& fam, RowShape s, Precision p, TimingOptions timing,
+                 bool spread) {
   if (!ctx.wants_timing(fam.name, spread)) return;
   for (bool fused : {true, false}) {
     if ((ctx.spread_only() || timing.cold) && !fused) continue;
     const double mib = double(s.rows * s.hidden) * double(element_bytes(p)) / double(1 << 20);
     Row row{fam.name, fused ? "fused" : "unfused",
-            shape_text({{"rows", s.rows}, {"hidden", s.hidden}}) + " (" + std::to_string(std::int64_t(mib)) + " MiB)",
+            shape_text({{"rows", s.rows}, {"hidden", s.hidden}}) + " (" +
+                std::to_string(std::int64_t(mib)) + " MiB)",
             to_string(p)};
     guarded(ctx, row, [&] {
       CaseBuffers b(fam, s, p, false, ctx.stream());
-      ctx.time_row(row, [&](cudaStream_t st, int) { launch_family(fam, b, p, fused, s, st); }, fam.traffic(s, p),
-                   Bound::memory, timing);
+      ctx.time_row(
+          row, [&](cudaStream_t st, int) { launch_family(fam, b, p, fused, s, st); },
+          fam.traffic(s, p), Bound::memory, timing);
     });
   }
 }
@@ -233,8 +254,9 @@ void time_family(Context& ctx, const RowFamily& fam, RowShape s, Precision p, Ti
 // AdamW: a list of differently sized fp32 tensors (one with a ragged tail).
 void adamw_cases(Context& ctx) {
   const AdamWHyper hyper{1e-3f, 0.9f, 0.999f, 1e-8f, 0.01f, 3};
-  auto run = [&](const std::vector<std::int64_t>& sizes, bool host_values, const std::function<void(TensorList&,
-                 std::vector<std::vector<float>>&, std::vector<DeviceBuffer<float>>&)>& body) {
+  auto run = [&](const std::vector<std::int64_t>& sizes, bool host_values,
+                 const std::function<void(TensorList&, std::vector<std::vector<float>>&,
+                                          std::vector<DeviceBuffer<float>>&)>& body) {
     std::vector<DeviceBuffer<float>> buffers;
     std::vector<std::vector<float>> host;
     TensorList list;
@@ -242,8 +264,10 @@ void adamw_cases(Context& ctx) {
     for (std::int64_t n : sizes) {
       for (int k = 0; k < 4; ++k) {
         if (host_values) {
-          host.push_back(seeded_values(std::size_t(n), seed++, Precision::f32, k == 3 ? 0.01f : 0.25f));
-          if (k == 3) for (float& v : host.back()) v = std::abs(v);  // second moment >= 0
+          host.push_back(
+              seeded_values(std::size_t(n), seed++, Precision::f32, k == 3 ? 0.01f : 0.25f));
+          if (k == 3)
+            for (float& v : host.back()) v = std::abs(v);  // second moment >= 0
           buffers.emplace_back(host.back());
         } else {
           buffers.emplace_back(std::size_t(n));
@@ -273,13 +297,16 @@ void adamw_cases(Context& ctx) {
           PERFGATE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
           std::vector<float> out;
           std::vector<double> ref;
-          const double c1 = 1.0 / (1.0 - std::pow(0.9, 3.0)), c2 = 1.0 / (1.0 - std::pow(0.999, 3.0));
+          const double c1 = 1.0 / (1.0 - std::pow(0.9, 3.0)),
+                       c2 = 1.0 / (1.0 - std::pow(0.999, 3.0));
           for (std::size_t t = 0; t < sizes.size(); ++t) {
             const auto p = buffers[4 * t].download();
             out.insert(out.end(), p.begin(), p.end());
-            const auto &p0 = host[4 * t], &g = host[4 * t + 1], &m0 = host[4 * t + 2], &v0 = host[4 * t + 3];
+            const auto &p0 = host[4 * t], &g = host[4 * t + 1], &m0 = host[4 * t + 2],
+                       &v0 = host[4 * t + 3];
             for (std::size_t i = 0; i < p0.size(); ++i) {
-              const double m = 0.9 * m0[i] + 0.1 * g[i], v = 0.999 * v0[i] + 0.001 * double(g[i]) * g[i];
+              const double m = 0.9 * m0[i] + 0.1 * g[i],
+                           v = 0.999 * v0[i] + 0.001 * double(g[i]) * g[i];
               ref.push_back(p0[i] - 1e-3 * ((m * c1) / (std::sqrt(v * c2) + 1e-8) + 0.01 * p0[i]));
             }
           }
@@ -290,18 +317,24 @@ void adamw_cases(Context& ctx) {
   }
   if (!ctx.wants_timing("adamw", true)) return;
   // 64 Mi parameters in 9 tensors (256 MiB per state array), one with a ragged tail.
-  const std::vector<std::int64_t> sizes{16 << 20, 16 << 20, 8 << 20, 8 << 20, 8 << 20, 4 << 20, 2 << 20, (2 << 20) - 3, 3};
+  const std::vector<std::int64_t> sizes{16 << 20, 16 << 20, 8 << 20,       8 << 20, 8 << 20,
+                                        4 << 20,  2 << 20,  (2 << 20) - 3, 3};
   std::int64_t total = 0;
   for (auto n : sizes) total += n;
   for (bool fused : {true, false}) {
     if (ctx.spread_only() && !fused) continue;
-    Row row{"adamw", fused ? "multi_tensor" : "unfused", "tensors=9 params=" + std::to_string(total) + " (256 MiB)", "f32"};
+    Row row{"adamw", fused ? "multi_tensor" : "unfused",
+            "tensors=9 params=" + std::to_string(total) + " (256 MiB)", "f32"};
     guarded(ctx, row, [&] {
       run(sizes, false, [&](TensorList& list, auto&, auto&) {
-        std::unique_ptr<AdamWMultiTensor> multi = fused ? std::make_unique<AdamWMultiTensor>(list) : nullptr;
-        ctx.time_row(row, [&](cudaStream_t st, int) {
-          fused ? multi->launch(hyper, st) : adamw_unfused(list, hyper, st);
-        }, adamw_traffic(total), Bound::memory);
+        std::unique_ptr<AdamWMultiTensor> multi =
+            fused ? std::make_unique<AdamWMultiTensor>(list) : nullptr;
+        ctx.time_row(
+            row,
+            [&](cudaStream_t st, int) {
+              fused ? multi->launch(hyper, st) : adamw_unfused(list, hyper, st);
+            },
+            adamw_traffic(total), Bound::memory);
       });
     });
   }
@@ -325,10 +358,12 @@ void run_fused_cases(Context& ctx) {
     }
     time_family(ctx, fam, large, Precision::bf16, hot, fam.name == "rmsnorm_residual");
     if (ctx.spread_only()) continue;
-    time_family(ctx, fam, small, Precision::bf16, graph, false);  // launch overhead hidden by replay
-    time_family(ctx, fam, small, Precision::bf16, cold, false);   // L2 flushed before each launch
+    time_family(ctx, fam, small, Precision::bf16, graph,
+                false);                                          // launch overhead hidden by replay
+    time_family(ctx, fam, small, Precision::bf16, cold, false);  // L2 flushed before each launch
   }
-  if (ctx.wants("rope") && !ctx.spread_only()) check_family(ctx, rope_family(4), RowShape{64 * 4, 128}, Precision::bf16);
+  if (ctx.wants("rope") && !ctx.spread_only())
+    check_family(ctx, rope_family(4), RowShape{64 * 4, 128}, Precision::bf16);
   time_family(ctx, rope_family(32), RowShape{32768 * 32, 128}, Precision::bf16, hot, false);
   adamw_cases(ctx);
 }

@@ -11,27 +11,33 @@
 namespace perfgate::cuda::check {
 namespace {
 
-double gelu(double x) { return 0.5 * x * (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); }
+double gelu(double x) {
+  return 0.5 * x * (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+}
 
 void check_gemm(Context& ctx, Precision p, Epilogue epilogue) {
   const GemmShape shape{128, 192, 256};
   const std::string dtype = to_string(p);
-  Row row{"gemm", std::string("lt.") + to_string(epilogue), shape_text({{"m", 128}, {"n", 192}, {"k", 256}}), dtype};
+  Row row{"gemm", std::string("lt.") + to_string(epilogue),
+          shape_text({{"m", 128}, {"n", 192}, {"k", 256}}), dtype};
   guarded(ctx, row, [&] {
     LtGemm gemm(shape, p, epilogue);
     const Precision out = gemm.output_precision();
     const auto a = seeded_values(std::size_t(shape.m * shape.k), 11, p);
     const auto w = seeded_values(std::size_t(shape.n * shape.k), 12, p);
     const auto bias = seeded_values(std::size_t(shape.n), 13, out);
-    DeviceBuffer<unsigned char> da(to_storage(a, p)), dw(to_storage(w, p)), db(to_storage(bias, out));
+    DeviceBuffer<unsigned char> da(to_storage(a, p)), dw(to_storage(w, p)),
+        db(to_storage(bias, out));
     DeviceBuffer<unsigned char> dc(std::size_t(shape.m * shape.n) * element_bytes(out));
-    gemm.run(da.get(), dw.get(), dc.get(), epilogue == Epilogue::none ? nullptr : db.get(), ctx.stream());
+    gemm.run(da.get(), dw.get(), dc.get(), epilogue == Epilogue::none ? nullptr : db.get(),
+             ctx.stream());
     PERFGATE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     std::vector<double> ref(std::size_t(shape.m * shape.n));
     for (std::int64_t i = 0; i < shape.m; ++i)
       for (std::int64_t j = 0; j < shape.n; ++j) {
         double acc = 0;
-        for (std::int64_t k = 0; k < shape.k; ++k) acc += double(a[i * shape.k + k]) * w[j * shape.k + k];
+        for (std::int64_t k = 0; k < shape.k; ++k)
+          acc += double(a[i * shape.k + k]) * w[j * shape.k + k];
         if (epilogue != Epilogue::none) acc += bias[j];
         ref[i * shape.n + j] = epilogue == Epilogue::bias_gelu ? gelu(acc) : acc;
       }
@@ -41,22 +47,28 @@ void check_gemm(Context& ctx, Precision p, Epilogue epilogue) {
 
 void time_gemm(Context& ctx, Precision p, Epilogue epilogue, bool separate_epilogue) {
   const GemmShape shape{8192, 8192, 8192};
-  const std::string variant = separate_epilogue ? "lt+bias_gelu_kernel" : std::string("lt.") + to_string(epilogue);
+  const std::string variant =
+      separate_epilogue ? "lt+bias_gelu_kernel" : std::string("lt.") + to_string(epilogue);
   Row row{"gemm", variant, "m=n=k=8192", to_string(p)};
   guarded(ctx, row, [&] {
     LtGemm gemm(shape, p, separate_epilogue ? Epilogue::none : epilogue);
     const Precision out = gemm.output_precision();
     const auto n = std::size_t(shape.m * shape.k);
     DeviceBuffer<unsigned char> a(n * element_bytes(p)), w(n * element_bytes(p));
-    DeviceBuffer<unsigned char> c(n * element_bytes(out)), bias(std::size_t(shape.n) * element_bytes(out));
+    DeviceBuffer<unsigned char> c(n * element_bytes(out)),
+        bias(std::size_t(shape.n) * element_bytes(out));
     fill_random(p, a.get(), n, 21, ctx.stream());
     fill_random(p, w.get(), n, 22, ctx.stream());
     fill_random(out, bias.get(), std::size_t(shape.n), 23, ctx.stream());
     const void* bias_ptr = epilogue == Epilogue::none ? nullptr : bias.get();
-    ctx.time_row(row, [&](cudaStream_t s, int) {
-      gemm.run(a.get(), w.get(), c.get(), separate_epilogue ? nullptr : bias_ptr, s);
-      if (separate_epilogue) bias_gelu_fused(out, c.get(), bias.get(), c.get(), RowShape{shape.m, shape.n}, s);
-    }, gemm_traffic(shape, p, epilogue != Epilogue::none), Bound::compute);
+    ctx.time_row(
+        row,
+        [&](cudaStream_t s, int) {
+          gemm.run(a.get(), w.get(), c.get(), separate_epilogue ? nullptr : bias_ptr, s);
+          if (separate_epilogue)
+            bias_gelu_fused(out, c.get(), bias.get(), c.get(), RowShape{shape.m, shape.n}, s);
+        },
+        gemm_traffic(shape, p, epilogue != Epilogue::none), Bound::compute);
   });
 }
 
@@ -66,7 +78,8 @@ void run_gemm_cases(Context& ctx) {
   std::string why;
   const bool fp8 = gemm_supported(Precision::fp8, ctx.prop().major, ctx.prop().minor, &why);
   if (ctx.wants("gemm") && !ctx.spread_only()) {
-    for (Epilogue e : {Epilogue::none, Epilogue::bias, Epilogue::bias_gelu}) check_gemm(ctx, Precision::bf16, e);
+    for (Epilogue e : {Epilogue::none, Epilogue::bias, Epilogue::bias_gelu})
+      check_gemm(ctx, Precision::bf16, e);
     if (fp8) check_gemm(ctx, Precision::fp8, Epilogue::none);
   }
   if (ctx.wants_timing("gemm", true)) time_gemm(ctx, Precision::bf16, Epilogue::none, false);

@@ -19,20 +19,25 @@ std::string time_text(double seconds) {
 
 std::string rate_text(const Row& r) {
   if (r.rate <= 0) return "";
-  return r.unit == "TFLOP/s" ? format("%.1f TFLOP/s", r.rate / 1e12) : format("%.0f GB/s", r.rate / 1e9);
+  return r.unit == "TFLOP/s" ? format("%.1f TFLOP/s", r.rate / 1e12)
+                             : format("%.0f GB/s", r.rate / 1e9);
 }
 
 }  // namespace
 
-std::string markdown_table(const std::string& header, const Ceilings& ceilings, const std::vector<Row>& rows) {
+std::string markdown_table(const std::string& header, const Ceilings& ceilings,
+                           const std::vector<Row>& rows) {
   std::string out = "GPU: " + header + "\n";
-  out += "Ceilings: copy " + format("%.0f GB/s", ceilings.copy_bytes_per_second / 1e9) + " (bytes read + written), " +
-         "bf16 GEMM " + format("%.1f TFLOP/s", ceilings.gemm_flops_per_second / 1e12) + "\n\n";
-  out += "| family | variant | shape | dtype | mode | time (median) | rate | of ceiling | CV | throttled | correctness |\n";
+  out += "Ceilings: copy " + format("%.0f GB/s", ceilings.copy_bytes_per_second / 1e9) +
+         " (bytes read + written), " + "bf16 GEMM " +
+         format("%.1f TFLOP/s", ceilings.gemm_flops_per_second / 1e12) + "\n\n";
+  out +=
+      "| family | variant | shape | dtype | mode | time (median) | rate | of ceiling | CV | "
+      "throttled | correctness |\n";
   out += "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Row& r : rows) {
-    out += "| " + r.family + " | " + r.variant + " | " + r.shape + " | " + r.dtype + " | " + r.mode + " | " +
-           time_text(r.median_seconds) + " | " + rate_text(r) + " | " +
+    out += "| " + r.family + " | " + r.variant + " | " + r.shape + " | " + r.dtype + " | " +
+           r.mode + " | " + time_text(r.median_seconds) + " | " + rate_text(r) + " | " +
            (r.fraction > 0 ? format("%.1f%%", r.fraction * 100) : std::string()) + " | " +
            (r.samples > 1 ? format("%.2f%%", r.cv * 100) : std::string()) + " | " +
            (r.samples > 0 ? std::to_string(r.throttled) : std::string()) + " | " + r.check + " |\n";
@@ -41,15 +46,16 @@ std::string markdown_table(const std::string& header, const Ceilings& ceilings, 
 }
 
 std::string csv_table(const std::vector<Row>& rows) {
-  std::string out = "family,variant,shape,dtype,mode,check,median_s,rate,unit,fraction,cv,throttled\n";
+  std::string out =
+      "family,variant,shape,dtype,mode,check,median_s,rate,unit,fraction,cv,throttled\n";
   for (const Row& r : rows) {
     std::string check = r.check;
     for (char& c : check)
       if (c == ',') c = ';';
-    out += r.family + "," + r.variant + "," + r.shape + "," + r.dtype + "," + r.mode + "," + check + "," +
-           (r.samples > 0 ? format("%.9g", r.median_seconds) : std::string()) + "," + format("%.6g", r.rate) + "," +
-           r.unit + "," + format("%.4f", r.fraction) + "," + format("%.5f", r.cv) + "," + std::to_string(r.throttled) +
-           "\n";
+    out += r.family + "," + r.variant + "," + r.shape + "," + r.dtype + "," + r.mode + "," + check +
+           "," + (r.samples > 0 ? format("%.9g", r.median_seconds) : std::string()) + "," +
+           format("%.6g", r.rate) + "," + r.unit + "," + format("%.4f", r.fraction) + "," +
+           format("%.5f", r.cv) + "," + std::to_string(r.throttled) + "\n";
   }
   return out;
 }

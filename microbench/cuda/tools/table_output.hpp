@@ -7,7 +7,8 @@
 
 namespace perfgate::cuda::check {
 
-std::string markdown_table(const std::string& header, const Ceilings& ceilings, const std::vector<Row>& rows);
+std::string markdown_table(const std::string& header, const Ceilings& ceilings,
+                           const std::vector<Row>& rows);
 // family,variant,shape,dtype,mode,check,median_s,rate,unit,fraction,cv,throttled
 std::string csv_table(const std::vector<Row>& rows);
 

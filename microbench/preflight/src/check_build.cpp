@@ -14,7 +14,8 @@ std::vector<Finding> check_build(const BuildInfo& build) {
     out.push_back({"build.type", Level::info, "perfgate built as " + build.build_type});
   } else {
     out.push_back({"build.type", Level::warning,
-                   "perfgate built as '" + (build.build_type.empty() ? "unknown" : build.build_type) +
+                   "perfgate built as '" +
+                       (build.build_type.empty() ? "unknown" : build.build_type) +
                        "', not an optimised build: host-side timings are slower than in Release"});
   }
   // Sanitizers slow host code severalfold; numbers from such a build are not comparable.

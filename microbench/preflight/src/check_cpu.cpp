@@ -55,7 +55,8 @@ std::vector<Finding> check_load(const fs::path& sysroot, unsigned cpu_count) {
     return {{"cpu.load", Level::warning,
              fmt::format("load average {:.2f} on {} CPUs: other work competes with the benchmarks",
                          load1, cpu_count)}};
-  return {{"cpu.load", Level::info, fmt::format("load average {:.2f} on {} CPUs", load1, cpu_count)}};
+  return {
+      {"cpu.load", Level::info, fmt::format("load average {:.2f} on {} CPUs", load1, cpu_count)}};
 }
 
 }  // namespace perfgate::preflight

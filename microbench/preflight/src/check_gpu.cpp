@@ -17,19 +17,31 @@ constexpr const char* kGpuQuery =
     "--query-gpu=index,name,persistence_mode,mig.mode.current,ecc.mode.current,"
     "ecc.errors.uncorrected.volatile.total,clocks.sm,clocks.default_applications.graphics,"
     "clocks_throttle_reasons.active";
-enum Column { kIndex, kName, kPersistence, kMig, kEcc, kEccErrors, kSmClock, kBaseClock, kReasons,
-              kColumns };
+enum Column {
+  kIndex,
+  kName,
+  kPersistence,
+  kMig,
+  kEcc,
+  kEccErrors,
+  kSmClock,
+  kBaseClock,
+  kReasons,
+  kColumns
+};
 
 struct ThrottleReason {
   std::uint64_t bit;
   const char* name;
 };
 // NVML's clocks event reasons; idle (0x1) and the application-clock setting (0x2) are benign.
-constexpr ThrottleReason kThrottleReasons[] = {
-    {0x4, "software power cap"},     {0x8, "hardware slowdown"},
-    {0x10, "sync boost"},            {0x20, "software thermal slowdown"},
-    {0x40, "hardware thermal slowdown"}, {0x80, "hardware power brake"},
-    {0x100, "display clock setting"}};
+constexpr ThrottleReason kThrottleReasons[] = {{0x4, "software power cap"},
+                                               {0x8, "hardware slowdown"},
+                                               {0x10, "sync boost"},
+                                               {0x20, "software thermal slowdown"},
+                                               {0x40, "hardware thermal slowdown"},
+                                               {0x80, "hardware power brake"},
+                                               {0x100, "display clock setting"}};
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r\n");
@@ -83,9 +95,9 @@ void check_one_gpu(const std::vector<std::string>& c, std::vector<Finding>& out)
     out.push_back({"gpu.mig", Level::warning,
                    gpu + ": MIG is enabled: a benchmark sees one slice, not the whole GPU"});
   if (const auto errors = number(c[kEccErrors]); errors && *errors > 0)
-    out.push_back({"gpu.ecc", Level::error,
-                   fmt::format("{}: {} uncorrected ECC errors since the driver loaded", gpu,
-                               *errors)});
+    out.push_back(
+        {"gpu.ecc", Level::error,
+         fmt::format("{}: {} uncorrected ECC errors since the driver loaded", gpu, *errors)});
   else if (c[kEcc] == "Disabled")
     out.push_back({"gpu.ecc", Level::info, gpu + ": ECC is disabled"});
   const auto reasons = number(c[kReasons], 16);
@@ -118,9 +130,9 @@ void check_gpu_processes(const std::string& nvidia_smi, std::vector<Finding>& ou
     if (row.empty() || row[0] == self) continue;
     ++others;
     if (others <= 5)
-      names += fmt::format("{}{} (pid {}{})", names.empty() ? "" : ", ",
-                           row.size() > 1 ? row[1] : "?", row[0],
-                           row.size() > 2 ? ", " + row[2] + " MiB" : "");
+      names +=
+          fmt::format("{}{} (pid {}{})", names.empty() ? "" : ", ", row.size() > 1 ? row[1] : "?",
+                      row[0], row.size() > 2 ? ", " + row[2] + " MiB" : "");
   }
   if (others > 0)
     out.push_back({"gpu.processes", Level::warning,
@@ -138,15 +150,16 @@ std::vector<Finding> check_gpu(const std::string& nvidia_smi) {
   if (!r || !r->ok()) {
     const std::string why = r ? trim(r->out + r->err) : "could not be started";
     return {{"gpu", Level::warning,
-             "nvidia-smi failed (" + (r ? r->describe() : std::string("not started")) + "): " +
-                 why.substr(0, why.find('\n'))}};
+             "nvidia-smi failed (" + (r ? r->describe() : std::string("not started")) +
+                 "): " + why.substr(0, why.find('\n'))}};
   }
   std::vector<Finding> out;
   const auto rows = csv_rows(r->out);
   for (const auto& row : rows) {
     if (row.size() != kColumns) {
-      out.push_back({"gpu", Level::warning, "unexpected nvidia-smi output line: " +
-                                                fmt::format("{}", fmt::join(row, ", "))});
+      out.push_back(
+          {"gpu", Level::warning,
+           "unexpected nvidia-smi output line: " + fmt::format("{}", fmt::join(row, ", "))});
       continue;
     }
     check_one_gpu(row, out);

@@ -19,7 +19,8 @@ namespace {
 fs::path existing_folder(const fs::path& store) {
   fs::path dir = fs::absolute(store).parent_path();
   std::error_code ec;
-  while (!dir.empty() && !fs::is_directory(dir, ec) && dir != dir.root_path()) dir = dir.parent_path();
+  while (!dir.empty() && !fs::is_directory(dir, ec) && dir != dir.root_path())
+    dir = dir.parent_path();
   return dir.empty() ? fs::path("/") : dir;
 }
 
@@ -34,24 +35,42 @@ std::string human_bytes(std::uint64_t bytes) {
 std::optional<std::string> network_filesystem_name(std::uint64_t statfs_type) {
   // Magic numbers from linux/magic.h and the file systems' own headers.
   switch (statfs_type) {
-    case 0x6969: return "NFS";
-    case 0x517B: return "SMB";
-    case 0xFF534D42: return "CIFS";
-    case 0xFE534D42: return "SMB2";
-    case 0x0BD00BD0: return "Lustre";
-    case 0x47504653: return "GPFS";
-    case 0x01021997: return "9p";
-    case 0x65735546: return "FUSE";
-    case 0x00C36400: return "Ceph";
-    case 0x5346414F: return "AFS";
-    case 0x6B414653: return "kAFS";
-    case 0x73757245: return "Coda";
-    case 0x7461636F: return "OCFS2";
-    case 0x01161970: return "GFS2";
-    case 0x19830326: return "BeeGFS";
-    case 0xAAD7AAEA: return "PanFS";
-    case 0x564C: return "NCP";
-    default: return std::nullopt;
+    case 0x6969:
+      return "NFS";
+    case 0x517B:
+      return "SMB";
+    case 0xFF534D42:
+      return "CIFS";
+    case 0xFE534D42:
+      return "SMB2";
+    case 0x0BD00BD0:
+      return "Lustre";
+    case 0x47504653:
+      return "GPFS";
+    case 0x01021997:
+      return "9p";
+    case 0x65735546:
+      return "FUSE";
+    case 0x00C36400:
+      return "Ceph";
+    case 0x5346414F:
+      return "AFS";
+    case 0x6B414653:
+      return "kAFS";
+    case 0x73757245:
+      return "Coda";
+    case 0x7461636F:
+      return "OCFS2";
+    case 0x01161970:
+      return "GFS2";
+    case 0x19830326:
+      return "BeeGFS";
+    case 0xAAD7AAEA:
+      return "PanFS";
+    case 0x564C:
+      return "NCP";
+    default:
+      return std::nullopt;
   }
 }
 
@@ -72,8 +91,8 @@ std::vector<Finding> check_store_location(const fs::path& store, std::uint64_t w
                                "it: keep the store on local disk and ship result documents to it",
                                store.string(), dir.string(), *net)});
   } else {
-    out.push_back({"store.filesystem", Level::info,
-                   fmt::format("{}: on a local file system", dir.string())});
+    out.push_back(
+        {"store.filesystem", Level::info, fmt::format("{}: on a local file system", dir.string())});
   }
   struct statvfs svfs {};
   if (statvfs(dir.c_str(), &svfs) == 0) {

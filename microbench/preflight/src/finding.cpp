@@ -7,9 +7,12 @@ namespace perfgate::preflight {
 
 std::string_view to_string(Level level) {
   switch (level) {
-    case Level::info: return "info";
-    case Level::warning: return "warning";
-    case Level::error: return "error";
+    case Level::info:
+      return "info";
+    case Level::warning:
+      return "warning";
+    case Level::error:
+      return "error";
   }
   return "error";
 }

@@ -153,9 +153,10 @@ std::string render_html(const ReportInput& in) {
       "<title>{1}</title><style>{2}</style></head><body>\n"
       "<h1>{1}</h1>\n<p class=\"summary status-{3}\">{4}</p>\n"
       "<p>Candidate run: <code>{5}</code><br>Baseline run(s): <code>{6}</code></p>\n",
-      nonce, html_escape(in.title), kStyle, html_escape(status == "PASS" || status == "REGRESSION" || status == "FAILED" ? status : "OTHER"),
-      html_escape(summary_line(c)), html_escape(c.candidate_run),
-      html_escape([&] {
+      nonce, html_escape(in.title), kStyle,
+      html_escape(status == "PASS" || status == "REGRESSION" || status == "FAILED" ? status
+                                                                                   : "OTHER"),
+      html_escape(summary_line(c)), html_escape(c.candidate_run), html_escape([&] {
         std::string runs;
         for (const auto& r : c.baseline_runs) runs += (runs.empty() ? "" : ", ") + r;
         return runs.empty() ? std::string("(none)") : runs;
@@ -163,7 +164,8 @@ std::string render_html(const ReportInput& in) {
   if (!c.differing_keys.empty()) {
     std::string keys;
     for (const auto& k : c.differing_keys) keys += (keys.empty() ? "" : ", ") + k;
-    s += "<p><strong>Not comparable:</strong> fingerprints differ in " + html_escape(keys) + "</p>\n";
+    s += "<p><strong>Not comparable:</strong> fingerprints differ in " + html_escape(keys) +
+         "</p>\n";
   }
   s += "<h2>Verdicts</h2>\n" + verdict_table(c);
   if (!in.histories.empty()) {
@@ -176,7 +178,8 @@ std::string render_html(const ReportInput& in) {
   }
   if (!in.steps.empty())
     s += "<h2>Step-time decomposition</h2>\n" +
-         figure(step_chart(in.steps), "compute, exposed communication and the rest of each step, per scale");
+         figure(step_chart(in.steps),
+                "compute, exposed communication and the rest of each step, per scale");
   s += "<pre id=\"selfcheck\"></pre>\n";
   s += fmt::format("<script nonce=\"{}\">{}</script>\n</body></html>\n", nonce, kScript);
   return s;

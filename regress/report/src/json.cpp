@@ -27,7 +27,9 @@ std::string render_json(const ReportInput& in) {
       {"differing_keys", c.differing_keys},
       {"counts", counts},
       {"geomean",
-       {{"ratio", c.geomean.ratio}, {"low", c.geomean.low}, {"high", c.geomean.high},
+       {{"ratio", c.geomean.ratio},
+        {"low", c.geomean.low},
+        {"high", c.geomean.high},
         {"series", c.geomean.series}}},
       {"verdicts", verdicts},
   };

@@ -18,12 +18,15 @@ enum class Outcome { pass, failure, skipped };
 Outcome outcome_of(VerdictKind kind) {
   switch (kind) {
     case VerdictKind::regression:
-    case VerdictKind::failed: return Outcome::failure;
+    case VerdictKind::failed:
+      return Outcome::failure;
     case VerdictKind::inconclusive:
     case VerdictKind::acknowledged:
     case VerdictKind::missing:
-    case VerdictKind::not_comparable: return Outcome::skipped;
-    default: return Outcome::pass;
+    case VerdictKind::not_comparable:
+      return Outcome::skipped;
+    default:
+      return Outcome::pass;
   }
 }
 
@@ -108,8 +111,8 @@ std::string render_junit(const ReportInput& in) {
         f.append_attribute("type") = std::string(to_string(v->kind)).c_str();
         f.append_child(pugi::node_pcdata)
             .set_value(xml_safe(fmt::format("series: {}\nbaseline runs: {}\ncandidate run: {}\n{}",
-                                            v->series_id, join(v->baseline_runs),
-                                            v->candidate_run, message))
+                                            v->series_id, join(v->baseline_runs), v->candidate_run,
+                                            message))
                            .c_str());
         break;
       }

@@ -14,18 +14,27 @@ namespace {
 std::string md_escape(const std::string& text, std::string_view specials) {
   std::string out;
   for (char c : text) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (specials.find(c) != std::string_view::npos) (out += '\\') += c;
-    else out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? ' ' : c;
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (specials.find(c) != std::string_view::npos)
+      (out += '\\') += c;
+    else
+      out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? ' ' : c;
   }
   return out;
 }
 // Names from code under review: no Markdown of theirs may take effect.
-std::string md_text(const std::string& text) { return md_escape(text, "\\`*_[]|#~"); }
+std::string md_text(const std::string& text) {
+  return md_escape(text, "\\`*_[]|#~");
+}
 // perfgate's own wording: only what would break HTML or a table row.
-std::string md_plain(const std::string& text) { return md_escape(text, "|"); }
+std::string md_plain(const std::string& text) {
+  return md_escape(text, "|");
+}
 
 const char* kTableHead =
     "| Verdict | Series | Change | Interval | p (adj.) | Tolerance | n (base/cand) |\n"
@@ -110,8 +119,8 @@ std::string render_markdown(const ReportInput& in, const MarkdownOptions& opts) 
   const std::size_t rows_left_out = budget.left_out();
 
   if (!shown.empty() && rows_left_out == 0) {
-    std::string evidence = fmt::format("<details><summary>Evidence for {} series</summary>\n\n",
-                                       shown.size());
+    std::string evidence =
+        fmt::format("<details><summary>Evidence for {} series</summary>\n\n", shown.size());
     for (const VerdictRecord* v : shown) evidence += evidence_item(*v);
     evidence += "\n</details>\n\n";
     budget.add(evidence);
@@ -124,9 +133,10 @@ std::string render_markdown(const ReportInput& in, const MarkdownOptions& opts) 
     budget.add(block);
   }
   if (budget.left_out() > 0)
-    out += fmt::format("_Truncated to stay under {} characters: {} of {} rows shown; see the "
-                       "full report._\n\n",
-                       opts.max_chars, shown.size() - rows_left_out, shown.size());
+    out += fmt::format(
+        "_Truncated to stay under {} characters: {} of {} rows shown; see the "
+        "full report._\n\n",
+        opts.max_chars, shown.size() - rows_left_out, shown.size());
   out += pointer;
   return out;
 }

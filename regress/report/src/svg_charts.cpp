@@ -32,8 +32,9 @@ struct Frame {
 Frame frame_for(std::vector<double> values, double x_max) {
   Frame f;
   f.x_max = std::max(1.0, x_max);
-  values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
-               values.end());
+  values.erase(
+      std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
+      values.end());
   if (values.empty()) return f;
   const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
   const double pad = std::max((*hi - *lo) * 0.08, std::fabs(*hi) * 0.02 + 1e-12);
@@ -80,8 +81,8 @@ std::string polyline(const std::vector<std::pair<double, double>>& points, const
 }
 
 std::string x_label(double x, const std::string& text, std::string_view anchor = "middle") {
-  return fmt::format("<text class=\"tick\" x=\"{:.1f}\" y=\"{}\" text-anchor=\"{}\">{}</text>",
-                     x, kHeight - kBottom + 16, anchor, html_escape(text));
+  return fmt::format("<text class=\"tick\" x=\"{:.1f}\" y=\"{}\" text-anchor=\"{}\">{}</text>", x,
+                     kHeight - kBottom + 16, anchor, html_escape(text));
 }
 
 // A row of coloured keys along the bottom edge: {css class of the swatch, what it stands for}.
@@ -89,9 +90,10 @@ std::string legend(const std::vector<std::pair<std::string, std::string>>& keys)
   std::string s;
   double x = kLeft;
   for (const auto& [cls, text] : keys) {
-    s += fmt::format("<rect class=\"key {}\" x=\"{:.1f}\" y=\"{}\" width=\"10\" height=\"10\"/>"
-                     "<text class=\"tick\" x=\"{:.1f}\" y=\"{}\">{}</text>",
-                     cls, x, kHeight - 14, x + 14, kHeight - 5, html_escape(text));
+    s += fmt::format(
+        "<rect class=\"key {}\" x=\"{:.1f}\" y=\"{}\" width=\"10\" height=\"10\"/>"
+        "<text class=\"tick\" x=\"{:.1f}\" y=\"{}\">{}</text>",
+        cls, x, kHeight - 14, x + 14, kHeight - 5, html_escape(text));
     x += 24 + 6.5 * static_cast<double>(text.size());
   }
   return s + "\n";
@@ -133,8 +135,10 @@ std::string history_chart(const HistorySeries& h) {
     const double x = f.x(static_cast<double>(i)), y = f.y(h.medians[i]);
     points.emplace_back(x, y);
     const std::string label = i < h.labels.size() ? h.labels[i] : std::to_string(i);
-    dots += fmt::format("<circle class=\"point\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"><title>{}: {}</title></circle>",
-                        x, y, html_escape(label), html_escape(number(h.medians[i])));
+    dots += fmt::format(
+        "<circle class=\"point\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"><title>{}: "
+        "{}</title></circle>",
+        x, y, html_escape(label), html_escape(number(h.medians[i])));
   }
   s += polyline(points, "series") + dots + "\n";
   if (!h.labels.empty()) {
@@ -142,7 +146,8 @@ std::string history_chart(const HistorySeries& h) {
     if (h.labels.size() > 1)
       s += x_label(f.x(last), h.labels[std::min(h.labels.size() - 1, h.medians.size() - 1)], "end");
   }
-  s += legend({{"series", "median per run"}, {"band", "baseline band"}, {"change-point", "change point"}});
+  s += legend(
+      {{"series", "median per run"}, {"band", "baseline band"}, {"change-point", "change point"}});
   return s + "</svg>\n";
 }
 
@@ -155,17 +160,20 @@ std::string scaling_chart(const ScalingCurve& c) {
   f.y_min = 0;  // efficiency is read against zero
   std::string s = open_svg("scaling efficiency of " + c.series_id, "scaling");
   s += axes(f, "efficiency");
-  s += fmt::format("<line class=\"ideal\" x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\"/>\n", kLeft,
-                   f.y(1.0), kWidth - kRight, f.y(1.0));
-  auto curve = [&](const std::vector<double>& values, const std::string& cls, const std::string& who) {
+  s += fmt::format("<line class=\"ideal\" x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\"/>\n",
+                   kLeft, f.y(1.0), kWidth - kRight, f.y(1.0));
+  auto curve = [&](const std::vector<double>& values, const std::string& cls,
+                   const std::string& who) {
     std::vector<std::pair<double, double>> points;
     std::string dots;
     for (std::size_t i = 0; i < values.size() && i < c.scales.size(); ++i) {
       if (!std::isfinite(values[i])) continue;
       const double x = f.x(static_cast<double>(i)), y = f.y(values[i]);
       points.emplace_back(x, y);
-      dots += fmt::format("<circle class=\"point {}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"><title>{} at {}: {}</title></circle>",
-                          cls, x, y, who, c.scales[i], html_escape(number(values[i])));
+      dots += fmt::format(
+          "<circle class=\"point {}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"><title>{} at {}: "
+          "{}</title></circle>",
+          cls, x, y, who, c.scales[i], html_escape(number(values[i])));
     }
     return polyline(points, cls) + dots + "\n";
   };
@@ -188,10 +196,13 @@ std::string step_chart(const std::vector<StepDecomposition>& steps) {
   s += axes(f, "step time");
   const double slot = (kWidth - kLeft - kRight) / f.x_max;
   const double bar = slot * 0.6;
-  auto segment = [&](double x, double from, double to, const std::string& cls, const std::string& what) {
+  auto segment = [&](double x, double from, double to, const std::string& cls,
+                     const std::string& what) {
     if (!(to > from) || !std::isfinite(to)) return std::string{};
-    return fmt::format("<rect class=\"bar {}\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"><title>{}: {}</title></rect>",
-                       cls, x, f.y(to), bar, f.y(from) - f.y(to), what, html_escape(number(to - from)));
+    return fmt::format(
+        "<rect class=\"bar {}\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
+        "height=\"{:.1f}\"><title>{}: {}</title></rect>",
+        cls, x, f.y(to), bar, f.y(from) - f.y(to), what, html_escape(number(to - from)));
   };
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const auto& st = steps[i];
@@ -202,7 +213,9 @@ std::string step_chart(const std::vector<StepDecomposition>& steps) {
     s += segment(x, exposed_top, st.step, "other", "rest of step");
     s += x_label(x + bar / 2, std::to_string(st.scale)) + "\n";
   }
-  s += legend({{"bar compute", "compute"}, {"bar exposed", "exposed communication"}, {"bar other", "rest of step"}});
+  s += legend({{"bar compute", "compute"},
+               {"bar exposed", "exposed communication"},
+               {"bar other", "rest of step"}});
   return s + "</svg>\n";
 }
 

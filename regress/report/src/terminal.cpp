@@ -22,19 +22,25 @@ std::string printable(const std::string& text) {
 std::string_view colour_for(VerdictKind kind) {
   switch (kind) {
     case VerdictKind::regression:
-    case VerdictKind::failed: return "\033[1;31m";
-    case VerdictKind::improvement: return "\033[32m";
-    case VerdictKind::acknowledged: return "\033[36m";
+    case VerdictKind::failed:
+      return "\033[1;31m";
+    case VerdictKind::improvement:
+      return "\033[32m";
+    case VerdictKind::acknowledged:
+      return "\033[36m";
     case VerdictKind::same:
-    case VerdictKind::new_series: return "";
-    default: return "\033[33m";
+    case VerdictKind::new_series:
+      return "";
+    default:
+      return "\033[33m";
   }
 }
 
 // Display columns of UTF-8 text (one per code point; enough for the text perfgate prints).
 std::size_t display_width(const std::string& text) {
-  return static_cast<std::size_t>(std::count_if(
-      text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
 }
 
 constexpr std::size_t kColumns = 7;
@@ -61,8 +67,7 @@ void write_terminal(std::ostream& out, const ReportInput& in, const TerminalOpti
   }
   std::array<std::size_t, kColumns> width{};
   auto widen = [&](const Row& r) {
-    for (std::size_t c = 0; c < kColumns; ++c)
-      width[c] = std::max(width[c], display_width(r[c]));
+    for (std::size_t c = 0; c < kColumns; ++c) width[c] = std::max(width[c], display_width(r[c]));
   };
   widen(header);
   for (const auto& r : rows) widen(r);
@@ -84,7 +89,8 @@ void write_terminal(std::ostream& out, const ReportInput& in, const TerminalOpti
   if (hidden_same > 0) out << fmt::format("({} SAME series not shown)\n", hidden_same);
   if (!in.comparison.differing_keys.empty()) {
     std::string keys;
-    for (const auto& k : in.comparison.differing_keys) keys += (keys.empty() ? "" : ", ") + printable(k);
+    for (const auto& k : in.comparison.differing_keys)
+      keys += (keys.empty() ? "" : ", ") + printable(k);
     out << "fingerprints differ in: " << keys << '\n';
   }
   out << "perfgate " << summary_line(in.comparison) << '\n';

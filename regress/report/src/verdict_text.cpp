@@ -9,15 +9,24 @@ namespace perfgate::report::detail {
 
 int severity_rank(VerdictKind kind) {
   switch (kind) {
-    case VerdictKind::regression: return 0;
-    case VerdictKind::failed: return 1;
-    case VerdictKind::not_comparable: return 2;
-    case VerdictKind::missing: return 3;
-    case VerdictKind::inconclusive: return 4;
-    case VerdictKind::acknowledged: return 5;
-    case VerdictKind::new_series: return 6;
-    case VerdictKind::improvement: return 7;
-    case VerdictKind::same: return 8;
+    case VerdictKind::regression:
+      return 0;
+    case VerdictKind::failed:
+      return 1;
+    case VerdictKind::not_comparable:
+      return 2;
+    case VerdictKind::missing:
+      return 3;
+    case VerdictKind::inconclusive:
+      return 4;
+    case VerdictKind::acknowledged:
+      return 5;
+    case VerdictKind::new_series:
+      return 6;
+    case VerdictKind::improvement:
+      return 7;
+    case VerdictKind::same:
+      return 8;
   }
   return 9;
 }
@@ -27,7 +36,9 @@ double change_size(const VerdictRecord& v) {
   if (!v.ratio || !(*v.ratio > 0) || !std::isfinite(*v.ratio)) return 0;
   return std::fabs(std::log(*v.ratio));
 }
-bool usable(const std::optional<double>& x) { return x && std::isfinite(*x); }
+bool usable(const std::optional<double>& x) {
+  return x && std::isfinite(*x);
+}
 }  // namespace
 
 std::vector<const VerdictRecord*> worst_first(const std::vector<VerdictRecord>& verdicts) {
@@ -77,8 +88,9 @@ std::string evidence_sentence(const VerdictRecord& v) {
   std::string s = usable(v.ratio) ? fmt::format("{} {}", format_change(v.ratio),
                                                 format_interval(v.ratio_low, v.ratio_high))
                                   : std::string("no estimate");
-  s += fmt::format(", p_adj {}, tolerance {}, n {}", format_p(v.p_adjusted ? v.p_adjusted : v.p_value),
-                   format_tolerance(v.tolerance), format_counts(v));
+  s += fmt::format(", p_adj {}, tolerance {}, n {}",
+                   format_p(v.p_adjusted ? v.p_adjusted : v.p_value), format_tolerance(v.tolerance),
+                   format_counts(v));
   if (v.repetitions_needed > 0)
     s += fmt::format(", needs {} repetitions per side", v.repetitions_needed);
   if (!v.reason.empty()) s += " (" + v.reason + ")";
@@ -90,12 +102,23 @@ std::string html_escape(const std::string& text) {
   out.reserve(text.size() + text.size() / 8);
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;

@@ -24,7 +24,8 @@ std::string format_p(const std::optional<double>& p);
 std::string format_tolerance(double tolerance);
 // "12/10" (baseline/candidate samples).
 std::string format_counts(const VerdictRecord& v);
-// One-sentence evidence: "+12.3% [+10.1%, +14.0%], p_adj 0.0012, tolerance ±2.0%, n 10/10 (reason)".
+// One-sentence evidence: "+12.3% [+10.1%, +14.0%], p_adj 0.0012, tolerance ±2.0%, n 10/10
+// (reason)".
 std::string evidence_sentence(const VerdictRecord& v);
 
 // Escapes & < > " ' for HTML text and attribute values.

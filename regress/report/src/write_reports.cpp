@@ -16,10 +16,14 @@ std::string render(Format format, const ReportInput& in) {
       write_terminal(out, in, TerminalOptions{});
       return out.str();
     }
-    case Format::markdown: return render_markdown(in, MarkdownOptions{});
-    case Format::junit: return detail::render_junit(in);
-    case Format::json: return detail::render_json(in);
-    case Format::html: return detail::render_html(in);
+    case Format::markdown:
+      return render_markdown(in, MarkdownOptions{});
+    case Format::junit:
+      return detail::render_junit(in);
+    case Format::json:
+      return detail::render_json(in);
+    case Format::html:
+      return detail::render_html(in);
   }
   return {};
 }
@@ -54,7 +58,8 @@ std::vector<std::filesystem::path> write_reports(const std::filesystem::path& di
                                                  const ReportInput& in) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw ToolError(dir.string() + ": cannot create the output folder (" + ec.message() + ")");
+  if (ec)
+    throw ToolError(dir.string() + ": cannot create the output folder (" + ec.message() + ")");
   // Render everything first: a rendering error leaves no file behind.
   std::vector<std::pair<std::filesystem::path, std::string>> rendered;
   for (Format f : formats) rendered.emplace_back(dir / file_name(f), render(f, in));

@@ -8,13 +8,13 @@
 #include <optional>
 #include <string>
 
-#include "perfgate/collectives/communicator.hpp"
 #include "gemm_ceiling.hpp"
 #include "gpu_step.hpp"
 #include "gpu_transformer.hpp"
 #include "nccl_comm.hpp"
-#include "perfgate/cuda/check.hpp"
+#include "perfgate/collectives/communicator.hpp"
 #include "perfgate/collectives/watchdog.hpp"
+#include "perfgate/cuda/check.hpp"
 
 namespace perfgate::step_proxy {
 namespace {

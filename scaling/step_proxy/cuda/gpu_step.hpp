@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "../step_loop.hpp"
 #include "../bucket_plan.hpp"
+#include "../step_loop.hpp"
 #include "gpu_transformer.hpp"
 #include "nccl_comm.hpp"
 

@@ -38,7 +38,8 @@ TEST_CASE("randomly interleaved repetitions are grouped by identity, in repetiti
   CHECK(t.extra["gbench_aggregates"]["mean"] == Approx(1600));
   CHECK(t.extra["gbench_aggregates"]["cv"] == Approx(0.0625));  // percentage: not converted
   CHECK_FALSE(t.extra.contains("gbench_aggregate_mismatch"));
-  CHECK(find_series(run, "BM_copy/arg0:8/arg1:64@cpu_time").samples == std::vector<double>{1400, 1500, 1600});
+  CHECK(find_series(run, "BM_copy/arg0:8/arg1:64@cpu_time").samples ==
+        std::vector<double>{1400, 1500, 1600});
   CHECK(find_series(run, "BM_copy/arg0:8/arg1:128@time").samples.size() == 3);
   const auto& bytes = find_series(run, "BM_copy/arg0:8/arg1:64@bytes_per_second");
   CHECK(bytes.unit == "B/s");

@@ -22,7 +22,8 @@ TEST_CASE("single-node all_reduce log: series, metrics, wrong counts and fingerp
   const Run run = read_results_file(kData / "nccl_single_node.log");
   CHECK(run.suite == "nccl-tests");
   CHECK(run.results.size() == 4 * 2 * 3);  // rows x (out-of-place, in-place) x metrics
-  const std::string p = "collectives.all_reduce/bytes:1048576/dtype:f32/inplace:0/redop:sum/root:-1";
+  const std::string p =
+      "collectives.all_reduce/bytes:1048576/dtype:f32/inplace:0/redop:sum/root:-1";
   const auto& time = find_series(run, p + "@time");
   CHECK(time.unit == "us");
   CHECK(time.direction == Direction::lower_is_better);
@@ -64,7 +65,8 @@ TEST_CASE("old nccl-tests format: no root column, an error column, op from the c
   CHECK(run.results.size() == 5 * 2 * 3);
   // Old logs print "sum" for broadcast and have no root column: the redop becomes "none" (as in
   // perfgate-collectives), the unknown root stays out of the key.
-  const auto& r = find_series(run, "collectives.broadcast/bytes:2048/dtype:f32/inplace:1/redop:none@time");
+  const auto& r =
+      find_series(run, "collectives.broadcast/bytes:2048/dtype:f32/inplace:1/redop:none@time");
   CHECK(r.samples == std::vector<double>{11.80});
   CHECK(r.status == ResultStatus::ok);
   CHECK(r.extra["error"] == "0e+00");
@@ -74,14 +76,16 @@ TEST_CASE("old nccl-tests format: no root column, an error column, op from the c
 namespace {
 
 // A one-row log of `program` whose type column says `type` (and whose redop and root say so).
-Run one_row_log(const std::string& program, const std::string& type, const std::string& redop = "sum",
-                const std::string& root = "-1") {
-  const std::string text =
-      "# Collective test starting: " + program + "\n"
-      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
-      "busbw #wrong\n"
-      "        1024           256  " + type + "  " + redop + "  " + root +
-      "    41.22    0.02    0.04      0    40.17    0.03    0.05      0\n";
+Run one_row_log(const std::string& program, const std::string& type,
+                const std::string& redop = "sum", const std::string& root = "-1") {
+  const std::string text = "# Collective test starting: " + program +
+                           "\n"
+                           "#       size         count      type   redop    root     time   algbw  "
+                           " busbw #wrong     time   algbw   "
+                           "busbw #wrong\n"
+                           "        1024           256  " +
+                           type + "  " + redop + "  " + root +
+                           "    41.22    0.02    0.04      0    40.17    0.03    0.05      0\n";
   return from_nccl_tests_log(text, "t.log");
 }
 
@@ -94,9 +98,10 @@ std::string only_params(const Run& run) {
 
 TEST_CASE("nccl-tests type names become the dtype spellings of perfgate-collectives") {
   const std::vector<std::pair<std::string, std::string>> types{
-      {"float", "f32"}, {"half", "f16"},   {"bfloat16", "bf16"}, {"double", "f64"},
-      {"int8", "i8"},   {"uint8", "u8"},   {"int32", "i32"},     {"uint32", "u32"},
-      {"int64", "i64"}, {"uint64", "u64"}, {"f8e4m3", "f8e4m3"}, {"f8e5m2", "f8e5m2"},
+      {"float", "f32"},          {"half", "f16"},      {"bfloat16", "bf16"},
+      {"double", "f64"},         {"int8", "i8"},       {"uint8", "u8"},
+      {"int32", "i32"},          {"uint32", "u32"},    {"int64", "i64"},
+      {"uint64", "u64"},         {"f8e4m3", "f8e4m3"}, {"f8e5m2", "f8e5m2"},
       {"mystery16", "mystery16"}};  // unknown names pass through unchanged
   for (const auto& [nccl, series] : types) {
     INFO(nccl);
@@ -125,31 +130,37 @@ TEST_CASE("ranks on \"[cpu]\" (perfgate-collectives' MPI backend) are not GPUs")
   const Run run = from_nccl_tests_log(
       "#  Rank  0 Group  0 Pid   1619 on         vm device  0 [cpu] MPI on CPU\n"
       "#  Rank  1 Group  0 Pid   1620 on         vm device  1 [cpu] MPI on CPU\n"
-      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
+      "time   algbw   "
       "busbw #wrong\n"
-      "        1024           256     float     sum      -1    41.22    0.02    0.04      0    40.17    0.03    0.05      0\n",
+      "        1024           256     float     sum      -1    41.22    0.02    0.04      0    "
+      "40.17    0.03    0.05      0\n",
       "cpu.log");
   REQUIRE(run.results.front().scale);
-  CHECK(*run.results.front().scale == Scale{1, 0, 2});  // as perfgate-collectives' own document says
+  CHECK(*run.results.front().scale ==
+        Scale{1, 0, 2});  // as perfgate-collectives' own document says
   CHECK(run.fingerprint.comparable.count("gpu.model") == 0);
   CHECK(run.fingerprint.comparable.at("cluster.gpus_per_node") == "0");
 }
 
 TEST_CASE("without nccl-tests' version line, nccl.version is the code of NCCL's banner") {
   const std::string table =
-      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
+      "time   algbw   "
       "busbw #wrong\n"
-      "        1024           256     float     sum      -1    41.22    0.02    0.04      0    40.17    0.03    0.05      0\n";
-  CHECK(from_nccl_tests_log("NCCL version 2.21.5+cuda12.4\n" + table, "a.log").fingerprint.comparable.at(
-            "nccl.version") == "22105");
-  CHECK(from_nccl_tests_log("NCCL version 2.8.4+cuda11.2\n" + table, "b.log").fingerprint.comparable.at(
-            "nccl.version") == "2804");
+      "        1024           256     float     sum      -1    41.22    0.02    0.04      0    "
+      "40.17    0.03    0.05      0\n";
+  CHECK(from_nccl_tests_log("NCCL version 2.21.5+cuda12.4\n" + table, "a.log")
+            .fingerprint.comparable.at("nccl.version") == "22105");
+  CHECK(from_nccl_tests_log("NCCL version 2.8.4+cuda11.2\n" + table, "b.log")
+            .fingerprint.comparable.at("nccl.version") == "2804");
 }
 
 TEST_CASE("truncated or foreign text is refused with the line") {
   CHECK_THROWS_WITH(read_results_file(kData / "nccl_truncated.log"),
                     Catch::Contains("nccl_truncated.log: line 22") && Catch::Contains("truncated"));
-  CHECK_THROWS_WITH(from_nccl_tests_log("hello\n", "x.log"), Catch::Contains("no nccl-tests result table"));
+  CHECK_THROWS_WITH(from_nccl_tests_log("hello\n", "x.log"),
+                    Catch::Contains("no nccl-tests result table"));
   CHECK_FALSE(looks_like_nccl_tests("# size is big\n"));
   CHECK(looks_like_nccl_tests(
       "#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n"));

@@ -1,5 +1,5 @@
-#include <catch2/catch.hpp>
 #include <sqlite3.h>
+#include <catch2/catch.hpp>
 
 #include <fstream>
 #include <sstream>
@@ -116,7 +116,8 @@ TEST_CASE("history is oldest first and honours branch, time range and last N") {
   TempDir dir;
   auto store = Store::open(dir.file("s.db"), OpenMode::read_write);
   for (int d = 1; d <= 6; ++d)
-    store->ingest(make_run("run" + std::to_string(d), day(d), 100 + d, d == 3 ? "feature" : "main"));
+    store->ingest(
+        make_run("run" + std::to_string(d), day(d), 100 + d, d == 3 ? "feature" : "main"));
   const std::string id = "gemm/size:1024@time";
   CHECK(store->list_series("gemm/*") == std::vector<std::string>{id});
   CHECK(store->list_series("*").size() == 2);
@@ -180,7 +181,9 @@ TEST_CASE("read-only stores refuse every write with a clear error") {
   CHECK_THROWS_WITH(ro->ingest(make_run("r2", day(2))), refused);
   CHECK_THROWS_WITH(ro->save_verdicts("r1", {}), refused);
   CHECK_THROWS_WITH(ro->add_ack(Ack{0, "x*", "r", "a", "", "2099-01-01T00:00:00Z", {}}), refused);
-  CHECK_THROWS_WITH(ro->set_baseline(BaselinePolicy{"b", BaselinePolicy::Kind::pinned_run, "r1", {}, {}, 0, ""}), refused);
+  CHECK_THROWS_WITH(
+      ro->set_baseline(BaselinePolicy{"b", BaselinePolicy::Kind::pinned_run, "r1", {}, {}, 0, ""}),
+      refused);
   CHECK_THROWS_WITH(ro->remove_baseline("b"), refused);
   CHECK_THROWS_WITH(ro->prune_samples("2030-01-01"), refused);
   CHECK_THROWS_AS(Store::open(dir.file("missing.db"), OpenMode::read_only), ToolError);
@@ -210,7 +213,8 @@ TEST_CASE("stores written by a newer perfgate, or not by perfgate, are refused")
   Store::open(path, OpenMode::read_write);
   sqlite3* h = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &h) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(h, "UPDATE perfgate_schema SET version = 99", nullptr, nullptr, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(h, "UPDATE perfgate_schema SET version = 99", nullptr, nullptr, nullptr) ==
+          SQLITE_OK);
   sqlite3_close(h);
   CHECK_THROWS_WITH(Store::open(path, OpenMode::read_write), Catch::Contains("newer perfgate"));
   CHECK_THROWS_WITH(Store::open(path, OpenMode::read_only), Catch::Contains("newer perfgate"));
@@ -219,7 +223,8 @@ TEST_CASE("stores written by a newer perfgate, or not by perfgate, are refused")
   REQUIRE(sqlite3_open(other.c_str(), &h) == SQLITE_OK);
   REQUIRE(sqlite3_exec(h, "CREATE TABLE t (x)", nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(h);
-  CHECK_THROWS_WITH(Store::open(other, OpenMode::read_write), Catch::Contains("not a perfgate store"));
+  CHECK_THROWS_WITH(Store::open(other, OpenMode::read_write),
+                    Catch::Contains("not a perfgate store"));
 
   const auto text = dir.file("text.db");
   std::ofstream(text) << "this is not a database at all, just some text long enough\n";

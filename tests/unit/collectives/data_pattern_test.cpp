@@ -22,7 +22,8 @@ std::vector<double> simulate(const CaseShape& s, int rank) {
       for (std::size_t i = 0; i < s.count; ++i) out.push_back(reduce_at(i));
       break;
     case Collective::reduce_scatter:
-      for (std::size_t i = 0; i < block; ++i) out.push_back(reduce_at(static_cast<std::size_t>(rank) * block + i));
+      for (std::size_t i = 0; i < block; ++i)
+        out.push_back(reduce_at(static_cast<std::size_t>(rank) * block + i));
       break;
     case Collective::all_gather:
       for (int r = 0; r < s.ranks; ++r)
@@ -33,10 +34,12 @@ std::vector<double> simulate(const CaseShape& s, int rank) {
       break;
     case Collective::alltoall:
       for (int r = 0; r < s.ranks; ++r)
-        for (std::size_t i = 0; i < block; ++i) out.push_back(input_value(s, r, static_cast<std::size_t>(rank) * block + i));
+        for (std::size_t i = 0; i < block; ++i)
+          out.push_back(input_value(s, r, static_cast<std::size_t>(rank) * block + i));
       break;
     case Collective::sendrecv:
-      for (std::size_t i = 0; i < s.count; ++i) out.push_back(input_value(s, (rank + s.ranks - 1) % s.ranks, i));
+      for (std::size_t i = 0; i < s.count; ++i)
+        out.push_back(input_value(s, (rank + s.ranks - 1) % s.ranks, i));
       break;
   }
   return out;

@@ -34,7 +34,8 @@ TEST_CASE("rounding is to nearest even, subnormals included") {
 
 TEST_CASE("every small integer the data check uses survives every type") {
   for (DataType t : all_datatypes()) {
-    for (int v = 1; v <= 8; ++v) CHECK(decode(t, encode(t, static_cast<float>(v))) == static_cast<float>(v));
+    for (int v = 1; v <= 8; ++v)
+      CHECK(decode(t, encode(t, static_cast<float>(v))) == static_cast<float>(v));
   }
   CHECK(std::isnan(decode(DataType::f8e4m3, 0x7F)));
   CHECK(std::isinf(decode(DataType::f16, 0x7C00)));

@@ -34,7 +34,8 @@ TEST_CASE("srun's local id and node id are read") {
 
 TEST_CASE("garbage and absence leave the place unknown") {
   CHECK_FALSE(read_launch_place(fake({{"SLURM_LOCALID", "x1"}})).local_rank.has_value());
-  CHECK_FALSE(read_launch_place(fake({{"OMPI_COMM_WORLD_LOCAL_RANK", "-1"}})).local_rank.has_value());
+  CHECK_FALSE(
+      read_launch_place(fake({{"OMPI_COMM_WORLD_LOCAL_RANK", "-1"}})).local_rank.has_value());
   const LaunchPlace none = read_launch_place(fake({}));
   CHECK_FALSE(none.local_rank.has_value());
   CHECK(none.launcher.empty());

@@ -32,8 +32,9 @@ void table_and_ids(Collective c, std::string& table, std::set<std::string>& ids)
       const CaseShape shape{c, dtype, op, kRoot, 2, kCount};
       const std::size_t bytes = kCount * type_size(dtype);
       const PlacementCells cells{12.5, 1.0, 1.5, std::size_t{0}};
-      table += format_table_row({bytes, kCount, dtype, ci.reduces ? std::string(op_name(op)) : "none",
-                                 ci.has_root ? kRoot : -1, cells, cells});
+      table +=
+          format_table_row({bytes, kCount, dtype, ci.reduces ? std::string(op_name(op)) : "none",
+                            ci.has_root ? kRoot : -1, cells, cells});
       for (bool in_place : {false, true}) {
         CaseMeasurement m;
         m.backend = "nccl";
@@ -56,7 +57,8 @@ TEST_CASE("every collective, datatype and placement: the table's series ids are 
     std::set<std::string> document_ids;
     table_and_ids(c, table, document_ids);
     std::set<std::string> table_ids;
-    for (const Result& r : baselines::from_nccl_tests_log(table, "table.txt").results) table_ids.insert(r.key.id());
+    for (const Result& r : baselines::from_nccl_tests_log(table, "table.txt").results)
+      table_ids.insert(r.key.id());
     CHECK(table_ids == document_ids);
   }
 }

@@ -29,15 +29,20 @@ TEST_CASE("the header is nccl-tests' header, character for character") {
   REQUIRE(lines.size() == 9);
   CHECK(lines[0] == "# Collective test starting: all_reduce_perf");
   CHECK(lines[1] ==
-        "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+        "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: "
+        "20 agg iters: 1 "
         "validation: 1 graph: 0");
   CHECK(lines[3] == "# Using devices");
-  CHECK(lines[4] == "#  Rank  0 Group  0 Pid   6899 on ztan-mig-235z device  0 [0000:04:00] NVIDIA H100 80GB HBM3");
+  CHECK(lines[4] ==
+        "#  Rank  0 Group  0 Pid   6899 on ztan-mig-235z device  0 [0000:04:00] NVIDIA H100 80GB "
+        "HBM3");
   CHECK(lines[7] ==
-        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw "
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
+        "time   algbw   busbw "
         "#wrong");
   CHECK(lines[8] ==
-        "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  "
+        "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            "
+        "(us)  (GB/s)  "
         "(GB/s)       ");
 }
 
@@ -45,16 +50,25 @@ TEST_CASE("rows are laid out as nccl-tests prints them") {
   // Real nccl-tests rows (all_reduce_perf, 16 H100s).
   TableRow small{8, 2, DataType::f32, "sum", -1, {135.8, 0.00, 0.00, 0}, {123.5, 0.00, 0.00, 0}};
   CHECK(format_table_row(small) ==
-        "           8             2     float     sum      -1    135.8    0.00    0.00      0    123.5    0.00    "
+        "           8             2     float     sum      -1    135.8    0.00    0.00      0    "
+        "123.5    0.00    "
         "0.00      0\n");
-  TableRow big{8589934592ULL, 2147483648ULL, DataType::f32, "sum", -1, {47535, 180.71, 338.82, 0},
+  TableRow big{8589934592ULL,
+               2147483648ULL,
+               DataType::f32,
+               "sum",
+               -1,
+               {47535, 180.71, 338.82, 0},
                {47743, 179.92, 337.35, 0}};
   CHECK(format_table_row(big) ==
-        "  8589934592    2147483648     float     sum      -1    47535  180.71  338.82      0    47743  179.92  "
+        "  8589934592    2147483648     float     sum      -1    47535  180.71  338.82      0    "
+        "47743  179.92  "
         "337.35      0\n");
-  TableRow unchecked{1024, 256, DataType::bf16, "none", 0, {3.5, 0.29, 0.29, std::nullopt}, {3.5, 0.29, 0.29, 7}};
+  TableRow unchecked{
+      1024, 256, DataType::bf16, "none", 0, {3.5, 0.29, 0.29, std::nullopt}, {3.5, 0.29, 0.29, 7}};
   CHECK(format_table_row(unchecked) ==
-        "        1024           256  bfloat16    none       0     3.50    0.29    0.29    N/A     3.50    0.29    "
+        "        1024           256  bfloat16    none       0     3.50    0.29    0.29    N/A     "
+        "3.50    0.29    "
         "0.29      7\n");
 }
 

@@ -10,7 +10,8 @@ TEST_CASE("sizes take K, M and G suffixes (powers of 1024)") {
   CHECK(parse_size("64K", "-b") == 65536);
   CHECK(parse_size("1M", "-b") == 1048576);
   CHECK(parse_size("8G", "-e") == 8589934592ULL);
-  CHECK_THROWS_WITH(parse_size("12Q", "--minbytes"), Catch::Contains("--minbytes") && Catch::Contains("12Q"));
+  CHECK_THROWS_WITH(parse_size("12Q", "--minbytes"),
+                    Catch::Contains("--minbytes") && Catch::Contains("12Q"));
   CHECK_THROWS_AS(parse_size("", "-b"), perfgate::InputError);
   CHECK_THROWS_AS(parse_size("-1", "-b"), perfgate::InputError);
 }

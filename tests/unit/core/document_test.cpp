@@ -97,7 +97,8 @@ TEST_CASE("files round-trip atomically and bad files name the problem") {
                         Catch::Contains("unknown result status 'fine'"));
   doc = to_document(sample_run());
   doc["perfgate"]["results"][0]["samples"][1] = "fast";
-  CHECK_THROWS_WITH(from_document(doc, "x.json"), Catch::Contains("perfgate.results[0].samples[1]"));
+  CHECK_THROWS_WITH(from_document(doc, "x.json"),
+                    Catch::Contains("perfgate.results[0].samples[1]"));
   doc = to_document(sample_run());
   doc["perfgate"]["schema_version"] = 99;
   CHECK_THROWS_WITH(from_document(doc, "x.json"), Catch::Contains("newer than this perfgate"));

@@ -15,7 +15,8 @@ bool have_gpu() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
-    WARN("skipped: no CUDA device (" << (status != cudaSuccess ? cudaGetErrorString(status) : "0 devices") << ")");
+    WARN("skipped: no CUDA device ("
+         << (status != cudaSuccess ? cudaGetErrorString(status) : "0 devices") << ")");
     return false;
   }
   return true;
@@ -32,8 +33,10 @@ TEST_CASE("fused softmax matches the host reference on the GPU") {
   std::vector<double> ref(y.size());
   for (std::int64_t r = 0; r < s.rows; ++r) {
     double m = -INFINITY, sum = 0;
-    for (std::int64_t c = 0; c < s.hidden; ++c) m = std::max(m, double(x[std::size_t(r * s.hidden + c)]));
-    for (std::int64_t c = 0; c < s.hidden; ++c) sum += std::exp(x[std::size_t(r * s.hidden + c)] - m);
+    for (std::int64_t c = 0; c < s.hidden; ++c)
+      m = std::max(m, double(x[std::size_t(r * s.hidden + c)]));
+    for (std::int64_t c = 0; c < s.hidden; ++c)
+      sum += std::exp(x[std::size_t(r * s.hidden + c)] - m);
     for (std::int64_t c = 0; c < s.hidden; ++c)
       ref[std::size_t(r * s.hidden + c)] = std::exp(x[std::size_t(r * s.hidden + c)] - m) / sum;
   }
@@ -48,7 +51,8 @@ TEST_CASE("the GPU timer returns one positive time per kept sample") {
   o.samples = 4;
   for (bool graph : {false, true}) {
     o.graph = graph;
-    const TimingResult r = timer.measure([&](cudaStream_t s, int) { copy_kernel(a.get(), b.get(), a.bytes(), s); }, o);
+    const TimingResult r =
+        timer.measure([&](cudaStream_t s, int) { copy_kernel(a.get(), b.get(), a.bytes(), s); }, o);
     CHECK(r.seconds.size() == 4);
     for (double t : r.seconds) CHECK(t > 0);
   }

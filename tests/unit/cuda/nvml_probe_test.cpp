@@ -47,7 +47,7 @@ TEST_CASE("timing summaries: median and coefficient of variation") {
   TimingResult r;
   r.seconds = {3.0, 1.0, 2.0, 4.0};
   CHECK(r.median() == Approx(2.5));
-  CHECK(r.coefficient_of_variation() == Approx(0.5163977795 ));
+  CHECK(r.coefficient_of_variation() == Approx(0.5163977795));
   r.seconds = {2.0};
   CHECK(r.coefficient_of_variation() == 0.0);
 }

@@ -11,7 +11,8 @@ using namespace perfgate::cuda;
 TEST_CASE("row operators need 128-bit vectors that fit one block's registers") {
   CHECK_NOTHROW(validate_row_shape({32768, 8192}, Precision::bf16));
   CHECK_NOTHROW(validate_row_shape({1, 32768}, Precision::bf16));
-  CHECK_THROWS_WITH(validate_row_shape({4, 1001}, Precision::bf16), Catch::Contains("multiple of 8"));
+  CHECK_THROWS_WITH(validate_row_shape({4, 1001}, Precision::bf16),
+                    Catch::Contains("multiple of 8"));
   CHECK_THROWS_WITH(validate_row_shape({4, 6}, Precision::f32), Catch::Contains("multiple of 4"));
   CHECK_THROWS_WITH(validate_row_shape({4, 65536}, Precision::bf16), Catch::Contains("exceeds"));
   CHECK_THROWS_AS(validate_row_shape({0, 8}, Precision::bf16), perfgate::InputError);
@@ -26,7 +27,8 @@ TEST_CASE("the flash kernel states what it supports") {
   CHECK_FALSE(flash_supported({1, 16, 16, 100, 100, 128, false}, Precision::bf16, &why));
   CHECK_THAT(why, Catch::Contains("multiples of 64"));
   CHECK_FALSE(flash_supported({1, 16, 16, 128, 128, 128, false}, Precision::f32, &why));
-  CHECK_THROWS_AS(flash_supported({1, 16, 5, 128, 128, 128, false}, Precision::bf16, &why), perfgate::InputError);
+  CHECK_THROWS_AS(flash_supported({1, 16, 5, 128, 128, 128, false}, Precision::bf16, &why),
+                  perfgate::InputError);
 }
 
 TEST_CASE("fp8 GEMMs need compute capability 8.9 or newer") {

@@ -88,12 +88,15 @@ TEST_CASE("Talos series: where Mozilla's detector alerts") {
     const ChangeReport r = detect_change_points(t.values, t.push_timestamps, DetectConfig{});
     std::ostringstream found;
     for (const auto& cp : r.change_points)
-      found << " [" << cp.index << " " << cp.label << " " << cp.relative_change << (cp.confirmed ? "" : " suspected") << "]";
+      found << " [" << cp.index << " " << cp.label << " " << cp.relative_change
+            << (cp.confirmed ? "" : " suspected") << "]";
     std::ostringstream want;
     for (const auto& a : alerts) {
-      const auto at = std::find(t.push_timestamps.begin(), t.push_timestamps.end(), a) - t.push_timestamps.begin();
+      const auto at = std::find(t.push_timestamps.begin(), t.push_timestamps.end(), a) -
+                      t.push_timestamps.begin();
       want << " " << at;
     }
-    WARN(file << " n=" << t.values.size() << " mozilla at" << want.str() << "; perfgate:" << found.str());
+    WARN(file << " n=" << t.values.size() << " mozilla at" << want.str()
+              << "; perfgate:" << found.str());
   }
 }

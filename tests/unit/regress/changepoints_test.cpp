@@ -11,8 +11,8 @@ using namespace perfgate;
 using namespace perfgate::regress;
 
 namespace {
-std::vector<double> series_with_steps(std::vector<std::pair<std::size_t, double>> levels, std::size_t n,
-                                      double cv, std::uint64_t seed) {
+std::vector<double> series_with_steps(std::vector<std::pair<std::size_t, double>> levels,
+                                      std::size_t n, double cv, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> noise(0, cv);
   std::vector<double> out;
@@ -76,10 +76,13 @@ TEST_CASE("higher-is-better series: a drop is the regression") {
 }
 
 TEST_CASE("bad histories are rejected with the index named") {
-  CHECK_THROWS_AS(detect_change_points({1, 2, std::numeric_limits<double>::quiet_NaN()}, {}, DetectConfig{}),
-                  InputError);
-  CHECK_THROWS_WITH(detect_change_points({1, -2, 3}, {}, DetectConfig{}), Catch::Contains("value[1]"));
+  CHECK_THROWS_AS(
+      detect_change_points({1, 2, std::numeric_limits<double>::quiet_NaN()}, {}, DetectConfig{}),
+      InputError);
+  CHECK_THROWS_WITH(detect_change_points({1, -2, 3}, {}, DetectConfig{}),
+                    Catch::Contains("value[1]"));
   CHECK_THROWS_AS(detect_change_points({1, 2}, {"a"}, DetectConfig{}), InputError);
   CHECK(detect_change_points({}, {}, DetectConfig{}).change_points.empty());
-  CHECK(detect_change_points({5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5}, {}, DetectConfig{}).change_points.empty());
+  CHECK(detect_change_points({5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5}, {}, DetectConfig{})
+            .change_points.empty());
 }

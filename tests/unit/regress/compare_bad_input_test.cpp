@@ -17,8 +17,9 @@ namespace {
 VerdictRecord judge(std::vector<double> base, std::vector<double> cand) {
   regress::CompareConfig cfg;
   cfg.now = "2026-11-29T00:00:00Z";
-  const auto c = regress::compare_runs({make_run("b", {make_result("x", std::move(base))})},
-                                       make_run("c", {make_result("x", std::move(cand))}), cfg, {}, {});
+  const auto c =
+      regress::compare_runs({make_run("b", {make_result("x", std::move(base))})},
+                            make_run("c", {make_result("x", std::move(cand))}), cfg, {}, {});
   REQUIRE(c.verdicts.size() == 1);
   return c.verdicts[0];
 }
@@ -38,7 +39,8 @@ TEST_CASE("zero or one sample: INCONCLUSIVE too_few_samples") {
 }
 
 TEST_CASE("all-equal samples: SAME when equal on both sides, REGRESSION when they moved") {
-  CHECK(judge(std::vector<double>(10, 100), std::vector<double>(10, 100)).kind == VerdictKind::same);
+  CHECK(judge(std::vector<double>(10, 100), std::vector<double>(10, 100)).kind ==
+        VerdictKind::same);
   const auto moved = judge(std::vector<double>(10, 100), std::vector<double>(10, 120));
   CHECK(moved.kind == VerdictKind::regression);
   CHECK(*moved.ratio == Approx(1.2));

@@ -53,8 +53,10 @@ TEST_CASE("a clear slowdown is a REGRESSION, a clear speed-up an IMPROVEMENT") {
 }
 
 TEST_CASE("direction decides what is worse: lower throughput regresses") {
-  const Run base = make_run("b", {make_result("bw", noisy(100, 0.01, 10, 1), Direction::higher_is_better)});
-  const Run cand = make_run("c", {make_result("bw", noisy(90, 0.01, 10, 2), Direction::higher_is_better)});
+  const Run base =
+      make_run("b", {make_result("bw", noisy(100, 0.01, 10, 1), Direction::higher_is_better)});
+  const Run cand =
+      make_run("c", {make_result("bw", noisy(90, 0.01, 10, 2), Direction::higher_is_better)});
   const auto c = regress::compare_runs({base}, cand, config(), {}, {});
   CHECK(c.verdicts.at(0).kind == VerdictKind::regression);
   CHECK(c.geomean.ratio > 1.0);  // oriented so that > 1 is worse
@@ -64,7 +66,8 @@ TEST_CASE("tolerance is the larger of the floor and k times the measured noise")
   const Run base = make_run("b", {make_result("x", noisy(100, 0.005, 10, 1))});
   const Run cand = make_run("c", {make_result("x", noisy(104, 0.005, 10, 2))});
   auto cfg = config();
-  CHECK(regress::compare_runs({base}, cand, cfg, {}, {}).verdicts.at(0).kind == VerdictKind::regression);
+  CHECK(regress::compare_runs({base}, cand, cfg, {}, {}).verdicts.at(0).kind ==
+        VerdictKind::regression);
   // 3 × 2 % history noise = 6 %: a 4 % change is inside the tolerance.
   const auto noisy_history = regress::compare_runs({base}, cand, cfg, {{"x@time", 0.02}}, {});
   CHECK(noisy_history.verdicts.at(0).tolerance == Approx(0.06));
@@ -86,8 +89,10 @@ TEST_CASE("too few repetitions: INCONCLUSIVE with the repetitions needed") {
 }
 
 TEST_CASE("MISSING, NEW and NOT_COMPARABLE name what is wrong") {
-  Run base = make_run("b", {make_result("gone", noisy(100, 0.01, 10, 1)), make_result("kept", noisy(100, 0.01, 10, 2))});
-  Run cand = make_run("c", {make_result("kept", noisy(100, 0.01, 10, 3)), make_result("added", noisy(100, 0.01, 10, 4))});
+  Run base = make_run("b", {make_result("gone", noisy(100, 0.01, 10, 1)),
+                            make_result("kept", noisy(100, 0.01, 10, 2))});
+  Run cand = make_run("c", {make_result("kept", noisy(100, 0.01, 10, 3)),
+                            make_result("added", noisy(100, 0.01, 10, 4))});
   auto c = regress::compare_runs({base}, cand, config(), {}, {});
   CHECK(find(c, "gone").kind == VerdictKind::missing);
   CHECK(find(c, "added").kind == VerdictKind::new_series);
@@ -102,7 +107,8 @@ TEST_CASE("MISSING, NEW and NOT_COMPARABLE name what is wrong") {
   CHECK(regress::compare_runs({base}, cand, cfg, {}, {}).exit_code() == exit_code::pass);
 }
 
-TEST_CASE("acks: ACKNOWLEDGED within the expected level, re-alert beyond it, ignored once expired") {
+TEST_CASE(
+    "acks: ACKNOWLEDGED within the expected level, re-alert beyond it, ignored once expired") {
   const Run base = make_run("b", {make_result("x", noisy(100, 0.01, 10, 1))});
   const Run cand = make_run("c", {make_result("x", noisy(120, 0.01, 10, 2))});
   Ack ack;
@@ -118,7 +124,8 @@ TEST_CASE("acks: ACKNOWLEDGED within the expected level, re-alert beyond it, ign
   CHECK(c.verdicts.at(0).reason == "ack_exceeded");
   ack.expected_ratio = 1.2;
   ack.expires_at = "2026-01-01T00:00:00Z";
-  CHECK(regress::compare_runs({base}, cand, config(), {}, {ack}).verdicts.at(0).kind == VerdictKind::regression);
+  CHECK(regress::compare_runs({base}, cand, config(), {}, {ack}).verdicts.at(0).kind ==
+        VerdictKind::regression);
 }
 
 TEST_CASE("baseline runs are pooled per series") {
@@ -156,7 +163,8 @@ TEST_CASE("FDR across the comparison: one borderline series among many nulls is 
     base.push_back(make_result("s" + std::to_string(i), noisy(100, 0.05, 10, 100 + i)));
     cand.push_back(make_result("s" + std::to_string(i), noisy(100, 0.05, 10, 200 + i)));
   }
-  const auto c = regress::compare_runs({make_run("b", base)}, make_run("c", cand), config(), {}, {});
+  const auto c =
+      regress::compare_runs({make_run("b", base)}, make_run("c", cand), config(), {}, {});
   for (const auto& v : c.verdicts) {
     if (v.p_value && v.p_adjusted) CHECK(*v.p_adjusted >= *v.p_value);
   }

@@ -37,10 +37,13 @@ TEST_CASE("gbench test3: p-values agree with compare.py where both use the same 
   const auto before = read_rows("test3_run0.json");
   const auto after = read_rows("test3_run1.json");
   // BM_Two, 2 vs 2 without ties: exact in both tools.
-  CHECK(mann_whitney(before.at("BM_Two").real, after.at("BM_Two").real).p_value == Approx(1.0).margin(5e-5));
-  CHECK(mann_whitney(before.at("BM_Two").cpu, after.at("BM_Two").cpu).p_value == Approx(0.6667).margin(5e-5));
+  CHECK(mann_whitney(before.at("BM_Two").real, after.at("BM_Two").real).p_value ==
+        Approx(1.0).margin(5e-5));
+  CHECK(mann_whitney(before.at("BM_Two").cpu, after.at("BM_Two").cpu).p_value ==
+        Approx(0.6667).margin(5e-5));
   // short cpu_time, 2 vs 3 without ties: exact in both tools.
-  CHECK(mann_whitney(before.at("short").cpu, after.at("short").cpu).p_value == Approx(0.2).margin(5e-5));
+  CHECK(mann_whitney(before.at("short").cpu, after.at("short").cpu).p_value ==
+        Approx(0.2).margin(5e-5));
 }
 
 TEST_CASE("gbench test3 short real_time: scipy switches to the normal approximation on ties") {

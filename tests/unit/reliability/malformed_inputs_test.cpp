@@ -48,7 +48,7 @@ TEST_CASE("malformed documents: each is rejected with one message naming the fil
     } catch (const InputError& e) {
       ++rejected;
       const std::string message = e.what();
-      CHECK(message.rfind(name, 0) == 0);           // names the input first
+      CHECK(message.rfind(name, 0) == 0);              // names the input first
       CHECK(message.find('\n') == std::string::npos);  // one line
       WARN(name << " -> " << message.substr(0, 160));
     }

@@ -142,8 +142,9 @@ TEST_CASE("findings: JSON round trip, worst level and the run's metadata") {
   CHECK(findings_from_json(to_json(f)) == f);
   CHECK(worst_level(f) == Level::warning);
   CHECK(worst_level({}) == Level::info);
-  CHECK_THROWS_AS(findings_from_json(nlohmann::json::parse(R"([{"check":"a","level":"bad","message":""}])")),
-                  InputError);
+  CHECK_THROWS_AS(
+      findings_from_json(nlohmann::json::parse(R"([{"check":"a","level":"bad","message":""}])")),
+      InputError);
   CHECK_THROWS_AS(findings_from_json(nlohmann::json::parse(R"([{"check":1}])")), InputError);
 
   Run run;

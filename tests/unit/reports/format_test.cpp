@@ -45,7 +45,8 @@ TEST_CASE("html is self-contained, escapes every name and draws every chart") {
   const std::string html = render(Format::html, sample_input());
   CHECK(html.find("<script>document") == std::string::npos);
   CHECK(html.find("<img src=x") == std::string::npos);
-  CHECK(html.find("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;") != std::string::npos);
+  CHECK(html.find("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;") !=
+        std::string::npos);
   CHECK(html.find("http://") == html.find("http://www.w3.org/2000/svg"));  // only the SVG namespace
   CHECK(html.find("https://") == std::string::npos);
   std::size_t svgs = 0;
@@ -55,19 +56,23 @@ TEST_CASE("html is self-contained, escapes every name and draws every chart") {
   CHECK(html.find("class=\"band\"") != std::string::npos);
   CHECK(html.find("class=\"bar exposed\"") != std::string::npos);
   std::size_t scripts = 0;
-  for (auto at = html.find("<script"); at != std::string::npos; at = html.find("<script", at + 1)) ++scripts;
+  for (auto at = html.find("<script"); at != std::string::npos; at = html.find("<script", at + 1))
+    ++scripts;
   CHECK(scripts == 1);
 }
 
 TEST_CASE("write_reports writes one file per format, or nothing") {
-  const auto dir = std::filesystem::temp_directory_path() / ("perfgate-report-test-" + std::to_string(::getpid()));
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("perfgate-report-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  const auto written = write_reports(dir, {Format::markdown, Format::junit, Format::json}, sample_input());
+  const auto written =
+      write_reports(dir, {Format::markdown, Format::junit, Format::json}, sample_input());
   CHECK(written.size() == 3);
   CHECK(std::filesystem::exists(dir / "report.md"));
   CHECK(std::filesystem::exists(dir / "junit.xml"));
   CHECK(std::filesystem::exists(dir / "report.json"));
   std::ofstream(dir / "blocker") << "a file";
-  CHECK_THROWS_AS(write_reports(dir / "blocker" / "sub", {Format::json}, sample_input()), ToolError);
+  CHECK_THROWS_AS(write_reports(dir / "blocker" / "sub", {Format::json}, sample_input()),
+                  ToolError);
   std::filesystem::remove_all(dir);
 }

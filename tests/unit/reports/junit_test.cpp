@@ -43,7 +43,8 @@ TEST_CASE("junit has the structure the JUnit schema requires") {
   REQUIRE(suite);
   REQUIRE(suite.attribute("name"));
   const std::set<std::string> suite_children{"properties", "testcase", "system-out", "system-err"};
-  const std::set<std::string> case_children{"skipped", "error", "failure", "system-out", "system-err"};
+  const std::set<std::string> case_children{"skipped", "error", "failure", "system-out",
+                                            "system-err"};
   std::size_t tests = 0, failures = 0, skipped = 0;
   for (auto child : suite.children()) {
     INFO(child.name());
@@ -74,14 +75,15 @@ TEST_CASE("junit has the structure the JUnit schema requires") {
 TEST_CASE("junit puts the numbers in the failure message and keeps hostile names as text") {
   const auto doc = parse(render(Format::junit, sample_input()));
   const auto suite = doc.child("testsuites").child("testsuite");
-  const auto gemm = suite.find_child_by_attribute("testcase", "name", "gemm/k:4096/m:4096/n:4096@time");
+  const auto gemm =
+      suite.find_child_by_attribute("testcase", "name", "gemm/k:4096/m:4096/n:4096@time");
   REQUIRE(gemm);
   const std::string message = gemm.child("failure").attribute("message").value();
   CHECK(message.find("REGRESSION: +12.3% [+10.1%, +14.5%]") == 0);
   CHECK(message.find("tolerance ±2.0%") != std::string::npos);
   const auto hostile = suite.find_child_by_attribute("testcase", "name", kHostileName.c_str());
   REQUIRE(hostile);
-  CHECK(std::string(hostile.child("skipped").attribute("message").value()).find("needs 4 repetitions") !=
-        std::string::npos);
+  CHECK(std::string(hostile.child("skipped").attribute("message").value())
+            .find("needs 4 repetitions") != std::string::npos);
   CHECK(std::string(hostile.attribute("classname").value()) == "perfgate.evil");
 }

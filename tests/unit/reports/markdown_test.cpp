@@ -21,7 +21,8 @@ TEST_CASE("markdown puts the summary first and hides SAME rows outside the detai
   REQUIRE(same_details != std::string::npos);
   CHECK(md.find("attention/heads:16/seq:2048@time") > same_details);
   CHECK(md.find("| REGRESSION") == std::string::npos);  // bold, not plain
-  CHECK(md.find("| **REGRESSION** | gemm/k:4096/m:4096/n:4096@time | +12.3% |") != std::string::npos);
+  CHECK(md.find("| **REGRESSION** | gemm/k:4096/m:4096/n:4096@time | +12.3% |") !=
+        std::string::npos);
 }
 
 TEST_CASE("markdown escapes names that come from code under review") {
@@ -34,9 +35,9 @@ TEST_CASE("markdown escapes names that come from code under review") {
 TEST_CASE("markdown stays under its character limit and points to the full report") {
   ReportInput in = sample_input();
   for (int i = 0; i < 3000; ++i)
-    in.comparison.verdicts.push_back(make_verdict(
-        "family_with_a_long_name/param_a:" + std::to_string(i) + "/param_b:value@time",
-        VerdictKind::regression, 1.2));
+    in.comparison.verdicts.push_back(
+        make_verdict("family_with_a_long_name/param_a:" + std::to_string(i) + "/param_b:value@time",
+                     VerdictKind::regression, 1.2));
   const std::string md = render_markdown(in, {});
   CHECK(md.size() <= 60'000);
   CHECK(md.find("Truncated to stay under 60000 characters") != std::string::npos);

@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
   }
   try {
     using namespace perfgate::report;
-    for (const auto& path : write_reports(argv[1], formats_from_list(argv[2]), testing::sample_input()))
+    for (const auto& path :
+         write_reports(argv[1], formats_from_list(argv[2]), testing::sample_input()))
       std::cout << path.string() << "\n";
   } catch (const std::exception& e) {
     std::cerr << "perfgate_render_sample: " << e.what() << "\n";

@@ -50,7 +50,8 @@ Comparison sample_comparison() {
     one_sided->ratio_high.reset();
     one_sided->p_value.reset();
     one_sided->p_adjusted.reset();
-    one_sided->reason = one_sided->kind == VerdictKind::missing ? "not_in_candidate" : "not_in_baseline";
+    one_sided->reason =
+        one_sided->kind == VerdictKind::missing ? "not_in_candidate" : "not_in_baseline";
   }
   c.verdicts[6].n_candidate = 0;
   c.verdicts[7].n_baseline = 0;
@@ -80,7 +81,9 @@ ReportInput sample_input() {
   hostile.series_id = kHostileName;
   hostile.labels.back() = "<img src=x onerror=alert(1)>";
   in.histories.push_back(hostile);
-  in.scaling.push_back({"dp_step/model:small@throughput", {1, 2, 4, 8}, {1.0, 0.97, 0.93, 0.85},
+  in.scaling.push_back({"dp_step/model:small@throughput",
+                        {1, 2, 4, 8},
+                        {1.0, 0.97, 0.93, 0.85},
                         {1.0, 0.98, 0.95, 0.92}});
   in.steps = {{1, 80, 10, 2, 90}, {2, 80, 20, 6, 95}, {4, 80, 30, 12, 100}};
   return in;

@@ -25,8 +25,8 @@ Run collectives_doc(int ranks, double time_us, double busbw, std::vector<double>
                     std::vector<int> stragglers = {}) {
   Run run;
   run.fingerprint.comparable["cpu.model"] = "test cpu";
-  const Params params{{"backend", "mpi"}, {"bytes", "1024"}, {"dtype", "float"}, {"inplace", "0"},
-                      {"redop", "sum"},   {"root", "-1"}};
+  const Params params{{"backend", "mpi"}, {"bytes", "1024"}, {"dtype", "float"},
+                      {"inplace", "0"},   {"redop", "sum"},  {"root", "-1"}};
   Result t;
   t.key = {"collectives.all_reduce", params, "time"};
   t.samples = {time_us, time_us * 1.01, time_us * 0.99};
@@ -63,9 +63,10 @@ const Result* find(const Run& run, int nodes, const std::string& metric) {
 
 TEST_CASE("weak scaling efficiency is per-rank busbw against the smallest multi-rank point") {
   const SweepPlan plan = all_reduce_plan();
-  std::vector<PointRecord> points{point_with(plan, 1, collectives_doc(1, 1.0, 0.0, {1.0})),
-                                  point_with(plan, 2, collectives_doc(2, 10.0, 2.0, {10, 10})),
-                                  point_with(plan, 4, collectives_doc(4, 20.0, 1.5, {20, 20, 20, 20}))};
+  std::vector<PointRecord> points{
+      point_with(plan, 1, collectives_doc(1, 1.0, 0.0, {1.0})),
+      point_with(plan, 2, collectives_doc(2, 10.0, 2.0, {10, 10})),
+      point_with(plan, 4, collectives_doc(4, 20.0, 1.5, {20, 20, 20, 20}))};
   Run run;
   aggregate_sweep(plan, points, {"local", {}, {}}, run);
   CHECK(run.status == RunStatus::complete);
@@ -85,8 +86,9 @@ TEST_CASE("weak scaling efficiency is per-rank busbw against the smallest multi-
 
 TEST_CASE("a slow rank shows as an efficiency drop with its straggler named") {
   const SweepPlan plan = all_reduce_plan();
-  std::vector<PointRecord> points{point_with(plan, 2, collectives_doc(2, 10.0, 2.0, {10, 10})),
-                                  point_with(plan, 4, collectives_doc(4, 40.0, 1.0, {10, 10, 40, 10}, {2}))};
+  std::vector<PointRecord> points{
+      point_with(plan, 2, collectives_doc(2, 10.0, 2.0, {10, 10})),
+      point_with(plan, 4, collectives_doc(4, 40.0, 1.0, {10, 10, 40, 10}, {2}))};
   Run run;
   aggregate_sweep(plan, points, {"local", {}, {}}, run);
   CHECK(find(run, 4, "efficiency")->summary.median == Approx(0.5));
@@ -102,7 +104,8 @@ TEST_CASE("a failed point is recorded and the others are kept") {
   missing.point = {4, 1, 0};
   missing.failure = "exit 1";
   missing.launch.job_id = "17";
-  std::vector<PointRecord> points{point_with(plan, 2, collectives_doc(2, 10.0, 2.0, {10, 10})), missing};
+  std::vector<PointRecord> points{point_with(plan, 2, collectives_doc(2, 10.0, 2.0, {10, 10})),
+                                  missing};
   Run run;
   aggregate_sweep(plan, points, {"sbatch", {{"slurm.mpi", "pmix"}}, {"NCCL_ALGO=Ring"}}, run);
   CHECK(run.status == RunStatus::partial);
@@ -120,7 +123,8 @@ TEST_CASE("a failed point is recorded and the others are kept") {
 }
 
 TEST_CASE("strong scaling efficiency is speed-up over ideal") {
-  // Fixed total work W: per-rank throughput W/(T·R); 1 rank 100 us, 4 ranks 50 us -> 2x of an ideal 4x.
+  // Fixed total work W: per-rank throughput W/(T·R); 1 rank 100 us, 4 ranks 50 us -> 2x of an ideal
+  // 4x.
   CHECK(scaling_efficiency(1.0 / (50 * 4), 1.0 / (100 * 1)) == Approx(0.5));
   CHECK(scaling_efficiency(1.0, 0.0) == 0.0);
 }

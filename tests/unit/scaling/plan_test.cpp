@@ -70,7 +70,8 @@ TEST_CASE("plan errors name file, line and key") {
         "plan.toml:3: workload: unknown workload 'teleport'");
   CHECK(error_of("[[sweep]]\nname = \"x\"\nworkload = \"all_reduce\"\nmdoe = \"weak\"\n") ==
         "plan.toml:4: mdoe: unknown key");
-  CHECK(error_of("[[sweep]]\nname = \"x\"\nworkload = \"all_reduce\"\nsizes = [\"1Q\"]\n").find("plan.toml:4: sizes:") == 0);
+  CHECK(error_of("[[sweep]]\nname = \"x\"\nworkload = \"all_reduce\"\nsizes = [\"1Q\"]\n")
+            .find("plan.toml:4: sizes:") == 0);
   CHECK(error_of("[[sweep]]\nname = \"x\"\nworkload = \"all_reduce\"\nnodes = [1, 1]\n") ==
         "plan.toml:4: nodes: repeats a value");
   CHECK(error_of("[[sweep]\n").find("plan.toml:1:") == 0);

@@ -3,9 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "../../../scaling/src/slurm_text.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/scaling/batch_script.hpp"
-#include "../../../scaling/src/slurm_text.hpp"
 
 using namespace perfgate;
 using namespace perfgate::scaling;
@@ -28,7 +28,8 @@ TEST_CASE("srun -v output gives the step, node list and rank hosts") {
 }
 
 TEST_CASE("scontrol fields are read by whole name") {
-  const std::string line = "JobId=5 JobName=x ReqNodeList=(null) NodeList=n[1-2] JobState=COMPLETED ExitCode=0:0";
+  const std::string line =
+      "JobId=5 JobName=x ReqNodeList=(null) NodeList=n[1-2] JobState=COMPLETED ExitCode=0:0";
   CHECK(detail::scontrol_field(line, "NodeList") == "n[1-2]");
   CHECK(detail::scontrol_field(line, "JobState") == "COMPLETED");
   CHECK(detail::scontrol_field(line, "Missing").empty());

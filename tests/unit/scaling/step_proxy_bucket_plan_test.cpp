@@ -12,7 +12,8 @@ namespace {
 
 // Every gradient is reduced exactly once, buckets are contiguous from the top down, and only the
 // last one may be short.
-void check_cover(const std::vector<Bucket>& plan, int layers, long long per_layer, long long bucket) {
+void check_cover(const std::vector<Bucket>& plan, int layers, long long per_layer,
+                 long long bucket) {
   long long top = layers * per_layer;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     CHECK(plan[i].offset + plan[i].count == top);
@@ -30,8 +31,8 @@ void check_cover(const std::vector<Bucket>& plan, int layers, long long per_laye
 
 TEST_CASE("plan_buckets takes full buckets from the top of the ready span", "[step_proxy]") {
   const std::vector<Bucket> plan = plan_buckets(3, 10, 4);
-  const std::vector<std::array<long long, 3>> want = {{2, 26, 4}, {2, 22, 4}, {1, 18, 4}, {1, 14, 4},
-                                                      {1, 10, 4}, {0, 6, 4},  {0, 2, 4},  {0, 0, 2}};
+  const std::vector<std::array<long long, 3>> want = {
+      {2, 26, 4}, {2, 22, 4}, {1, 18, 4}, {1, 14, 4}, {1, 10, 4}, {0, 6, 4}, {0, 2, 4}, {0, 0, 2}};
   REQUIRE(plan.size() == want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
     INFO("bucket " << i);

@@ -1,8 +1,9 @@
 #pragma once
 // nccl-tests stdout logs (all_reduce_perf, all_gather_perf, ...) → one perfgate run.
-// family "collectives.<op>", params {bytes, dtype, inplace, redop, root} — the names perfgate-collectives uses (docs/collectives.md)
-// time (us), algbw and busbw (GB/s); one sample per row (nccl-tests prints one averaged number).
-// The "# Rank N Group G Pid P on HOST device D [BUS] MODEL" lines give the fingerprint and scale.
+// family "collectives.<op>", params {bytes, dtype, inplace, redop, root} — the names
+// perfgate-collectives uses (docs/collectives.md) time (us), algbw and busbw (GB/s); one sample per
+// row (nccl-tests prints one averaged number). The "# Rank N Group G Pid P on HOST device D [BUS]
+// MODEL" lines give the fingerprint and scale.
 #include <string>
 
 #include "perfgate/core/model.hpp"

@@ -36,7 +36,7 @@ struct HistoryFilter {
   std::optional<std::string> branch, suite;
   std::optional<std::string> since, until;  // ISO-8601
   bool with_samples = false;
-  std::size_t last_n = 0;  // 0: all
+  std::size_t last_n = 0;           // 0: all
   bool complete_runs_only = false;  // skip partial/failed runs and results that are not ok
 };
 
@@ -68,7 +68,8 @@ struct ResolvedBaseline {
 class Store {
  public:
   // Creates the file when missing (read_write only) and applies forward migrations.
-  // Throws ToolError naming the path: unwritable, not a perfgate store, written by a newer perfgate.
+  // Throws ToolError naming the path: unwritable, not a perfgate store, written by a newer
+  // perfgate.
   static std::unique_ptr<Store> open(const std::filesystem::path& path, OpenMode mode);
   virtual ~Store() = default;
 

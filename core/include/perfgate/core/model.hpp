@@ -108,7 +108,7 @@ struct Ack {
   std::int64_t id = 0;
   std::string pattern;  // series pattern (see series_pattern.hpp)
   std::string reason, author;
-  std::string created_at, expires_at;  // ISO-8601 UTC
+  std::string created_at, expires_at;    // ISO-8601 UTC
   std::optional<double> expected_ratio;  // expected new level (candidate/baseline); re-alert beyond
 };
 

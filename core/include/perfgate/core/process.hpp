@@ -9,19 +9,20 @@
 namespace perfgate {
 
 struct ProcessOptions {
-  std::optional<std::chrono::milliseconds> timeout;  // SIGTERM, then SIGKILL after 2 s
+  std::optional<std::chrono::milliseconds> timeout;   // SIGTERM, then SIGKILL after 2 s
   std::map<std::string, std::string> extra_env;       // added to the inherited environment
   std::string working_dir;                            // empty: inherit
   bool capture_stdout = true, capture_stderr = true;  // false: inherit the parent's stream
 };
 
 struct ProcessResult {
-  int exit_code = -1;     // valid when !signaled && !timed_out
-  int signal = 0;         // terminating signal, 0 if none
+  int exit_code = -1;  // valid when !signaled && !timed_out
+  int signal = 0;      // terminating signal, 0 if none
   bool timed_out = false;
   std::string out, err;
   bool ok() const { return !timed_out && signal == 0 && exit_code == 0; }
-  std::string describe() const;  // "exit 3", "signal 11 (Segmentation fault)", "timed out after 5 s"
+  std::string describe()
+      const;  // "exit 3", "signal 11 (Segmentation fault)", "timed out after 5 s"
 };
 
 // Throws ToolError when the program cannot be started (names argv[0]).

@@ -20,7 +20,7 @@ enum class VerdictKind {
   not_comparable,  // fingerprints differ in comparable keys
   acknowledged,
 };
-std::string_view to_string(VerdictKind k);  // "REGRESSION", "IMPROVEMENT", ...
+std::string_view to_string(VerdictKind k);                 // "REGRESSION", "IMPROVEMENT", ...
 VerdictKind verdict_kind_from_string(std::string_view s);  // throws InputError
 
 struct VerdictRecord {

@@ -28,7 +28,9 @@ Communicator::Communicator() {
   }
 }
 
-void Communicator::barrier() const { MPI_Barrier(MPI_COMM_WORLD); }
+void Communicator::barrier() const {
+  MPI_Barrier(MPI_COMM_WORLD);
+}
 
 std::vector<double> Communicator::gather(double value) const {
   std::vector<double> all(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
@@ -53,11 +55,12 @@ std::vector<std::string> Communicator::all_gather(const std::string& text) const
     total += lengths[r];
   }
   std::string joined(static_cast<std::size_t>(total), '\0');
-  MPI_Allgatherv(text.data(), length, MPI_CHAR, joined.data(), lengths.data(), offsets.data(), MPI_CHAR,
-                 MPI_COMM_WORLD);
+  MPI_Allgatherv(text.data(), length, MPI_CHAR, joined.data(), lengths.data(), offsets.data(),
+                 MPI_CHAR, MPI_COMM_WORLD);
   std::vector<std::string> all;
   for (std::size_t r = 0; r < lengths.size(); ++r) {
-    all.push_back(joined.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+    all.push_back(
+        joined.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
   }
   return all;
 }

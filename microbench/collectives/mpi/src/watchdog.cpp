@@ -15,11 +15,14 @@ Watchdog::~Watchdog() {
 
 void Watchdog::arm() {
   if (timeout_s_ <= 0) return;
-  const auto budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s_));
+  const auto budget =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s_));
   deadline_ = (Clock::now() + budget).time_since_epoch().count();
 }
 
-void Watchdog::disarm() { deadline_ = 0; }
+void Watchdog::disarm() {
+  deadline_ = 0;
+}
 
 void Watchdog::watch() {
   std::unique_lock lock(mutex_);

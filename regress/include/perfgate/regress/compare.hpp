@@ -12,16 +12,16 @@
 namespace perfgate::regress {
 
 struct ToleranceOverride {
-  std::string pattern;  // series pattern (core/series_pattern.hpp)
-  double floor = 0.0;   // relative, e.g. 0.05
+  std::string pattern;            // series pattern (core/series_pattern.hpp)
+  double floor = 0.0;             // relative, e.g. 0.05
   std::optional<double> noise_k;  // unset: CompareConfig::noise_k
 };
 
 struct CompareConfig {
-  double alpha = 0.05;           // false discovery rate across the comparison
-  double floor = 0.02;           // relative tolerance floor
-  double noise_k = 3.0;          // tolerance = max(floor, noise_k × run-to-run noise)
-  double scaling_floor = 0.05;   // tolerance for scaling-efficiency series (metric "efficiency")
+  double alpha = 0.05;          // false discovery rate across the comparison
+  double floor = 0.02;          // relative tolerance floor
+  double noise_k = 3.0;         // tolerance = max(floor, noise_k × run-to-run noise)
+  double scaling_floor = 0.05;  // tolerance for scaling-efficiency series (metric "efficiency")
   std::vector<ToleranceOverride> overrides;
   std::vector<std::string> ignored_fingerprint_keys;
   std::string now;  // ISO-8601; acks expire relative to it

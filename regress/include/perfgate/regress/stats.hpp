@@ -14,9 +14,9 @@ double mad(const std::vector<double>& values);
 double iqr(std::vector<double> values);
 
 struct MannWhitney {
-  double u = 0;           // U of the first sample: #{(x, y): x > y} + ½ #{x = y}
-  double p_value = 1;     // two-sided
-  bool exact = false;     // exact permutation distribution (with ties: conditional on them)
+  double u = 0;        // U of the first sample: #{(x, y): x > y} + ½ #{x = y}
+  double p_value = 1;  // two-sided
+  bool exact = false;  // exact permutation distribution (with ties: conditional on them)
   bool ties = false;
 };
 

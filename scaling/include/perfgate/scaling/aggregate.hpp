@@ -32,7 +32,8 @@ std::string sweep_family(const SweepPlan& plan);
 struct SweepContext {
   std::string launcher;
   std::map<std::string, std::string> launcher_labels;
-  std::vector<std::string> recorded_env;  // "KEY=VALUE" of NCCL_*, UCX_*, OMPI_MCA_* and the plan's env
+  std::vector<std::string>
+      recorded_env;  // "KEY=VALUE" of NCCL_*, UCX_*, OMPI_MCA_* and the plan's env
 };
 
 // Fills run.results, run.status, run.metadata["sweep"] and the fingerprint's scaling keys.

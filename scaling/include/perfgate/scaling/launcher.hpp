@@ -17,7 +17,7 @@ struct LaunchRequest {
   ScalePoint point;
   std::vector<std::string> program;  // workload argv; its document goes to `document`
   std::filesystem::path document;
-  std::filesystem::path work_dir;    // per-point folder for logs and batch scripts
+  std::filesystem::path work_dir;  // per-point folder for logs and batch scripts
   std::map<std::string, std::string> env;
   std::chrono::seconds timeout{300};
 };
@@ -48,8 +48,8 @@ class Launcher {
 struct LauncherOptions {
   std::string mpirun = "mpirun";
   std::string srun = "srun", sbatch = "sbatch", scancel = "scancel", scontrol = "scontrol";
-  std::string slurm_mpi;           // empty: pmix when `srun --mpi=list` offers it, else pmi2, else none
-  std::string partition;           // sbatch/srun -p, empty: default
+  std::string slurm_mpi;  // empty: pmix when `srun --mpi=list` offers it, else pmi2, else none
+  std::string partition;  // sbatch/srun -p, empty: default
   std::filesystem::path sbatch_template;  // empty: the built-in template
   std::chrono::milliseconds poll_interval{500};
 };

@@ -30,7 +30,7 @@ struct Workload {
   std::vector<long long> sizes{1 << 20};  // message bytes (collectives, overlap, buckets)
   int iters = 20, warmup = 5, repetitions = 5;
   StepProxyShape proxy;
-  std::vector<std::string> extra_args;    // passed to the program verbatim
+  std::vector<std::string> extra_args;  // passed to the program verbatim
 };
 
 struct ScalePoint {
@@ -45,7 +45,7 @@ struct SweepPlan {
   std::string source;  // "file:line" where the plan was declared
   Workload workload;
   ScalingMode mode = ScalingMode::weak;
-  std::vector<ScalePoint> points;  // ascending ranks
+  std::vector<ScalePoint> points;          // ascending ranks
   std::map<std::string, std::string> env;  // recorded and exported to every rank
   int point_timeout_s = 300;
 };

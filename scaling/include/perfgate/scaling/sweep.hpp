@@ -26,7 +26,8 @@ std::vector<LaunchRequest> plan_requests(const SweepPlan& plan, const SweepOptio
 void run_sweep(const SweepPlan& plan, Launcher& launcher, const SweepOptions& options, Run& run);
 
 // Reads back what a launch produced at one point.
-PointRecord record_point(const SweepPlan& plan, const LaunchRequest& request, LaunchOutcome outcome);
+PointRecord record_point(const SweepPlan& plan, const LaunchRequest& request,
+                         LaunchOutcome outcome);
 
 // NCCL_*, UCX_*, OMPI_MCA_*, FI_* and the plan's env, as "KEY=VALUE", sorted.
 std::vector<std::string> recorded_environment(const std::map<std::string, std::string>& plan_env);

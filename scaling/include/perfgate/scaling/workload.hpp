@@ -21,7 +21,8 @@ struct ProgramPaths {
 
 // The program and its arguments for one scale point; the program writes its document to `output`.
 std::vector<std::string> workload_argv(const SweepPlan& plan, const ScalePoint& point,
-                                       const ProgramPaths& programs, const std::filesystem::path& output);
+                                       const ProgramPaths& programs,
+                                       const std::filesystem::path& output);
 
 // A rank's identity as the workload reported it.
 struct RankInfo {
@@ -31,15 +32,15 @@ struct RankInfo {
 
 // One measured case at one scale point (one message size, or the step).
 struct PointMeasure {
-  std::string case_name;  // "bytes:1048576" or "step"
-  Params params;          // the case's parameters (without scale)
-  std::vector<double> time_us;           // samples
-  std::optional<double> busbw_gbps;      // median, when the workload moves bytes
-  double per_rank_throughput = 0;        // higher is better; what efficiency compares
-  std::string throughput_unit;           // "GB/s" (busbw) or "samples/s"
-  std::vector<double> per_rank_us;       // indexed by rank
+  std::string case_name;             // "bytes:1048576" or "step"
+  Params params;                     // the case's parameters (without scale)
+  std::vector<double> time_us;       // samples
+  std::optional<double> busbw_gbps;  // median, when the workload moves bytes
+  double per_rank_throughput = 0;    // higher is better; what efficiency compares
+  std::string throughput_unit;       // "GB/s" (busbw) or "samples/s"
+  std::vector<double> per_rank_us;   // indexed by rank
   std::vector<int> straggler_ranks;
-  nlohmann::json decomposition;          // step proxy: compute/comm/exposed/overlap/mfu (object or null)
+  nlohmann::json decomposition;  // step proxy: compute/comm/exposed/overlap/mfu (object or null)
 };
 
 struct PointReadout {
@@ -50,7 +51,6 @@ struct PointReadout {
 
 // Reads the cases the sweep aggregates from a workload's document. Throws InputError naming
 // `source` when the document lacks them.
-PointReadout read_point(const SweepPlan& plan, const Run& doc,
-                        const std::string& source);
+PointReadout read_point(const SweepPlan& plan, const Run& doc, const std::string& source);
 
 }  // namespace perfgate::scaling

@@ -8,7 +8,15 @@
 
 namespace perfgate::collectives {
 
-enum class Collective { all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv };
+enum class Collective {
+  all_reduce,
+  all_gather,
+  reduce_scatter,
+  broadcast,
+  reduce,
+  alltoall,
+  sendrecv
+};
 
 struct CollectiveInfo {
   std::string_view name;       // "all_reduce"

@@ -11,7 +11,8 @@ namespace perfgate::collectives {
 
 enum class DataType { f32, bf16, f16, f8e4m3, f8e5m2 };
 
-std::string_view type_name(DataType t);  // nccl-tests spelling: "float", "bfloat16", "half", "f8e4m3", "f8e5m2"
+std::string_view type_name(
+    DataType t);  // nccl-tests spelling: "float", "bfloat16", "half", "f8e4m3", "f8e5m2"
 // Spelling in series params (as the operator benchmarks): "f32", "bf16", "f16", "f8e4m3", "f8e5m2".
 // The nccl-tests ingester maps nccl-tests' names onto the same spellings.
 std::string_view series_dtype(DataType t);

@@ -15,9 +15,9 @@ struct RankDescription {
   int rank = 0;
   int pid = 0;
   std::string host;
-  int device = 0;        // GPU index, or the local rank on CPU
-  std::string bus_id;    // "0000:04:00", or "cpu"
-  std::string name;      // device name
+  int device = 0;      // GPU index, or the local rank on CPU
+  std::string bus_id;  // "0000:04:00", or "cpu"
+  std::string name;    // device name
 };
 
 struct TableHeader {
@@ -46,7 +46,9 @@ struct TableRow {
 std::string format_time_us(double us);
 std::string format_table_header(const TableHeader& header);
 std::string format_table_row(const TableRow& row);
-// "# Out of bounds values : N OK|FAILED", "# Avg bus bandwidth    : X", "# Collective test concluded: ..."
-std::string format_table_footer(std::size_t wrong_total, double avg_busbw, std::string_view program);
+// "# Out of bounds values : N OK|FAILED", "# Avg bus bandwidth    : X", "# Collective test
+// concluded: ..."
+std::string format_table_footer(std::size_t wrong_total, double avg_busbw,
+                                std::string_view program);
 
 }  // namespace perfgate::collectives

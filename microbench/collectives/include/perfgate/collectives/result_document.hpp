@@ -17,10 +17,10 @@ struct CaseMeasurement {
   CaseShape shape;
   std::size_t bytes = 0;
   bool in_place = false;
-  std::vector<double> sample_us;     // per repetition: the time the table shows (-a)
-  std::vector<double> per_rank_us;   // own time per rank, mean over repetitions
+  std::vector<double> sample_us;              // per repetition: the time the table shows (-a)
+  std::vector<double> per_rank_us;            // own time per rank, mean over repetitions
   double avg_us = 0, min_us = 0, max_us = 0;  // across ranks, mean over repetitions
-  std::optional<std::size_t> wrong;  // nullopt when not checked
+  std::optional<std::size_t> wrong;           // nullopt when not checked
   std::vector<int> stragglers;
 };
 
@@ -29,8 +29,8 @@ SeriesKey case_key(const CaseMeasurement& m, const std::string& metric);
 std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale);
 
 // A case that never completed: status timeout, message naming collective, size and rank.
-Result timeout_result(const CaseMeasurement& m, const Scale& scale, int rank, const std::string& host,
-                      double timeout_s);
+Result timeout_result(const CaseMeasurement& m, const Scale& scale, int rank,
+                      const std::string& host, double timeout_s);
 
 struct BucketMeasurement {
   std::string backend;

@@ -26,6 +26,7 @@ struct Straggler {
 
 // Ranks whose time exceeds the median rank's by more than `margin` (0.10 = 10 %) and by at least
 // `floor_us` (timer noise on microsecond operations is not a straggler), slowest first.
-std::vector<Straggler> find_stragglers(std::span<const double> per_rank_us, double margin, double floor_us = 0);
+std::vector<Straggler> find_stragglers(std::span<const double> per_rank_us, double margin,
+                                       double floor_us = 0);
 
 }  // namespace perfgate::collectives

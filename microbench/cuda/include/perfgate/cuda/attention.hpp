@@ -17,14 +17,15 @@ namespace perfgate::cuda {
 // Own FlashAttention-2-style forward (mma.sync tensor cores, online softmax, K/V tiles
 // double-buffered through cp.async). Supports head_dim 64 and 128, sequences multiple of 64.
 bool flash_supported(AttentionShape s, Precision p, std::string* why);
-void flash_attention_forward(Precision p, AttentionShape s, const void* q, const void* k, const void* v, void* o,
-                             cudaStream_t stream);
+void flash_attention_forward(Precision p, AttentionShape s, const void* q, const void* k,
+                             const void* v, void* o, cudaStream_t stream);
 
 // The unfused baseline: batched cuBLAS QK^T into fp32 scores, a masked softmax kernel into
 // probabilities, batched cuBLAS PV. Owns the score and probability buffers.
 class UnfusedAttention {
  public:
-  UnfusedAttention(AttentionShape s, Precision p, const void* q, const void* k, const void* v, void* o);
+  UnfusedAttention(AttentionShape s, Precision p, const void* q, const void* k, const void* v,
+                   void* o);
   ~UnfusedAttention();
   UnfusedAttention(const UnfusedAttention&) = delete;
   UnfusedAttention& operator=(const UnfusedAttention&) = delete;
@@ -55,8 +56,8 @@ class CudnnSdpa {
 
   // Forward: stats may be null (inference); it is [B, H, Sq] fp32 log-sum-exp for backward.
   void forward(const void* q, const void* k, const void* v, void* o, float* stats, cudaStream_t s);
-  void backward(const void* q, const void* k, const void* v, const void* o, const void* d_o, const float* stats,
-                void* dq, void* dk, void* dv, cudaStream_t s);
+  void backward(const void* q, const void* k, const void* v, const void* o, const void* d_o,
+                const float* stats, void* dq, void* dk, void* dv, cudaStream_t s);
   static std::string version();  // "9.19.0" of the loaded library
 
  private:

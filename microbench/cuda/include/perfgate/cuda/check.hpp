@@ -22,26 +22,27 @@ void check_last_launch(const char* kernel, const char* file, int line);
 
 }  // namespace perfgate::cuda
 
-#define PERFGATE_CUDA_CHECK(call)                                                  \
-  do {                                                                             \
-    const auto perfgate_status_ = (call);                                          \
-    if (perfgate_status_ != 0)                                                     \
+#define PERFGATE_CUDA_CHECK(call)                                                           \
+  do {                                                                                      \
+    const auto perfgate_status_ = (call);                                                   \
+    if (perfgate_status_ != 0)                                                              \
       ::perfgate::cuda::throw_cuda_error(int(perfgate_status_), #call, __FILE__, __LINE__); \
   } while (0)
 
-#define PERFGATE_CUBLAS_CHECK(call)                                                \
-  do {                                                                             \
-    const auto perfgate_status_ = (call);                                          \
-    if (perfgate_status_ != 0)                                                     \
+#define PERFGATE_CUBLAS_CHECK(call)                                                           \
+  do {                                                                                        \
+    const auto perfgate_status_ = (call);                                                     \
+    if (perfgate_status_ != 0)                                                                \
       ::perfgate::cuda::throw_cublas_error(int(perfgate_status_), #call, __FILE__, __LINE__); \
   } while (0)
 
-#define PERFGATE_CUDNN_CHECK(call)                                                 \
-  do {                                                                             \
-    const auto perfgate_status_ = (call);                                          \
-    if (perfgate_status_ != 0)                                                     \
+#define PERFGATE_CUDNN_CHECK(call)                                                           \
+  do {                                                                                       \
+    const auto perfgate_status_ = (call);                                                    \
+    if (perfgate_status_ != 0)                                                               \
       ::perfgate::cuda::throw_cudnn_error(int(perfgate_status_), #call, __FILE__, __LINE__); \
   } while (0)
 
 // Use right after every <<<...>>> launch.
-#define PERFGATE_CHECK_LAUNCH(kernel) ::perfgate::cuda::check_last_launch(kernel, __FILE__, __LINE__)
+#define PERFGATE_CHECK_LAUNCH(kernel) \
+  ::perfgate::cuda::check_last_launch(kernel, __FILE__, __LINE__)

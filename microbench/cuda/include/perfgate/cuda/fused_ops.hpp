@@ -33,14 +33,17 @@ void layernorm_residual_unfused(Precision p, const NormArgs& a, cudaStream_t s);
 
 // Row softmax. The unfused form needs 2*rows floats of scratch.
 void softmax_fused(Precision p, const void* x, void* y, RowShape shape, cudaStream_t s);
-void softmax_unfused(Precision p, const void* x, void* y, float* scratch, RowShape shape, cudaStream_t s);
+void softmax_unfused(Precision p, const void* x, void* y, float* scratch, RowShape shape,
+                     cudaStream_t s);
 // Softmax of fp32 scores with a causal mask (row i keeps columns <= i + cols - rows), bf16/f16 out.
-void masked_softmax_f32_in(Precision out, const float* x, void* y, RowShape shape, std::int64_t matrices,
-                           bool causal, float scale, cudaStream_t s);
+void masked_softmax_f32_in(Precision out, const float* x, void* y, RowShape shape,
+                           std::int64_t matrices, bool causal, float scale, cudaStream_t s);
 
 // y = gelu_tanh(x + bias[col]).
-void bias_gelu_fused(Precision p, const void* x, const void* bias, void* y, RowShape shape, cudaStream_t s);
-void bias_gelu_unfused(Precision p, const void* x, const void* bias, void* y, RowShape shape, cudaStream_t s);
+void bias_gelu_fused(Precision p, const void* x, const void* bias, void* y, RowShape shape,
+                     cudaStream_t s);
+void bias_gelu_unfused(Precision p, const void* x, const void* bias, void* y, RowShape shape,
+                       cudaStream_t s);
 
 // gate_up is [rows, 2*hidden] (gate first); y[rows, hidden] = silu(gate) * up.
 void swiglu_fused(Precision p, const void* gate_up, void* y, RowShape shape, cudaStream_t s);
@@ -50,11 +53,13 @@ void swiglu_unfused(Precision p, const void* gate_up, void* y, RowShape shape, c
 // Llama's): element i < head_dim/2 pairs with i + head_dim/2, both rotated by
 // pos * theta^(-2i/head_dim). `table` is the precomputed cos/sin [positions, head_dim/2] (float2);
 // token t sits at position t mod positions. head_dim/2 must be a multiple of the vector width.
-void rope_table(float* table, std::int64_t positions, std::int64_t head_dim, float theta, cudaStream_t s);
-void rope_fused(Precision p, const void* x, const float* table, std::int64_t positions, void* y, std::int64_t tokens,
-                std::int64_t heads, std::int64_t head_dim, cudaStream_t s);
-void rope_unfused(Precision p, const void* x, const float* table, std::int64_t positions, void* scratch, void* y,
-                  std::int64_t tokens, std::int64_t heads, std::int64_t head_dim, cudaStream_t s);
+void rope_table(float* table, std::int64_t positions, std::int64_t head_dim, float theta,
+                cudaStream_t s);
+void rope_fused(Precision p, const void* x, const float* table, std::int64_t positions, void* y,
+                std::int64_t tokens, std::int64_t heads, std::int64_t head_dim, cudaStream_t s);
+void rope_unfused(Precision p, const void* x, const float* table, std::int64_t positions,
+                  void* scratch, void* y, std::int64_t tokens, std::int64_t heads,
+                  std::int64_t head_dim, cudaStream_t s);
 
 // AdamW over a list of fp32 tensors (decoupled weight decay, bias-corrected moments).
 struct AdamWHyper {
@@ -82,10 +87,10 @@ void adamw_unfused(const TensorList& list, const AdamWHyper& h, cudaStream_t s);
 // Cross-entropy per row: loss[r] = logsumexp(logits[r]) − logits[r][labels[r]], fp32 logits
 // [rows, vocab] (any vocab), int64 labels. The unfused form writes log-softmax into `logp`
 // ([rows, vocab] floats), then gathers.
-void cross_entropy_fused(const float* logits, const std::int64_t* labels, float* loss, std::int64_t rows,
-                         std::int64_t vocab, cudaStream_t s);
-void cross_entropy_unfused(const float* logits, const std::int64_t* labels, float* logp, float* loss,
-                           std::int64_t rows, std::int64_t vocab, cudaStream_t s);
+void cross_entropy_fused(const float* logits, const std::int64_t* labels, float* loss,
+                         std::int64_t rows, std::int64_t vocab, cudaStream_t s);
+void cross_entropy_unfused(const float* logits, const std::int64_t* labels, float* logp,
+                           float* loss, std::int64_t rows, std::int64_t vocab, cudaStream_t s);
 
 // A plain vectorised copy kernel (the copy ceiling's second opinion next to cudaMemcpy).
 void copy_kernel(const void* src, void* dst, std::size_t bytes, cudaStream_t s);

@@ -17,17 +17,21 @@ enum class Epilogue { none, bias, bias_gelu };
 const char* to_string(Epilogue e);
 
 // Whether this device can run `p` through cuBLASLt; `why` says why not.
-bool gemm_supported(Precision p, int compute_capability_major, int compute_capability_minor, std::string* why);
+bool gemm_supported(Precision p, int compute_capability_major, int compute_capability_minor,
+                    std::string* why);
 
 class LtGemm {
  public:
-  LtGemm(GemmShape shape, Precision precision, Epilogue epilogue);  // picks the heuristic's first algorithm
+  LtGemm(GemmShape shape, Precision precision,
+         Epilogue epilogue);  // picks the heuristic's first algorithm
   ~LtGemm();
   LtGemm(const LtGemm&) = delete;
   LtGemm& operator=(const LtGemm&) = delete;
 
   void run(const void* a, const void* w, void* c, const void* bias, cudaStream_t s) const;
-  Precision output_precision() const { return precision_ == Precision::fp8 ? Precision::bf16 : precision_; }
+  Precision output_precision() const {
+    return precision_ == Precision::fp8 ? Precision::bf16 : precision_;
+  }
 
  private:
   GemmShape shape_;

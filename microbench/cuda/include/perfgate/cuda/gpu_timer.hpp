@@ -18,12 +18,12 @@ namespace perfgate::cuda {
 using Launch = std::function<void(cudaStream_t stream, int rotation)>;
 
 struct TimingOptions {
-  int warmup = 2;          // untimed invocations before the first sample
-  int samples = 10;        // timed samples kept (before discarding throttled ones)
-  int batch = 0;           // invocations per hot sample; 0: enough for min_sample_seconds
+  int warmup = 2;    // untimed invocations before the first sample
+  int samples = 10;  // timed samples kept (before discarding throttled ones)
+  int batch = 0;     // invocations per hot sample; 0: enough for min_sample_seconds
   double min_sample_seconds = 1e-3;
-  bool cold = false;       // flush L2 before each sample and time one invocation
-  bool graph = false;      // capture the batch into a CUDA graph and replay it
+  bool cold = false;   // flush L2 before each sample and time one invocation
+  bool graph = false;  // capture the batch into a CUDA graph and replay it
 };
 
 struct TimingResult {

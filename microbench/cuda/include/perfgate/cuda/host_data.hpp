@@ -10,7 +10,8 @@
 namespace perfgate::cuda {
 
 // Uniform in ±[lo, hi] (never zero, so a kernel that writes nothing cannot pass), rounded to p.
-std::vector<float> seeded_values(std::size_t n, std::uint64_t seed, Precision p, float lo = 0.25f, float hi = 1.0f);
+std::vector<float> seeded_values(std::size_t n, std::uint64_t seed, Precision p, float lo = 0.25f,
+                                 float hi = 1.0f);
 float round_to(Precision p, float value);
 std::vector<unsigned char> to_storage(const std::vector<float>& values, Precision p);
 std::vector<float> from_storage(const std::vector<unsigned char>& bytes, Precision p);

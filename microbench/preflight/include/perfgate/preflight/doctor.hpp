@@ -35,8 +35,8 @@ struct DoctorOptions {
   // nvidia-smi program (name on PATH or a path); absent: "no GPU found" (info).
   std::string nvidia_smi = "nvidia-smi";
   BuildInfo build = this_build();
-  unsigned cpu_count = 0;  // 0: the online CPUs of this machine
-  std::uint64_t warn_free_bytes = 2ull << 30;   // below: warning
+  unsigned cpu_count = 0;                         // 0: the online CPUs of this machine
+  std::uint64_t warn_free_bytes = 2ull << 30;     // below: warning
   std::uint64_t error_free_bytes = 256ull << 20;  // below: error
 };
 
@@ -57,8 +57,8 @@ std::optional<std::string> network_filesystem_name(std::uint64_t statfs_type);
 // system; for the store's writers to call before opening it read-write.
 void require_local_store(const std::filesystem::path& store);
 
-Level worst_level(const std::vector<Finding>& findings);  // info when empty
-nlohmann::json to_json(const std::vector<Finding>& findings);  // [{check, level, message}]
+Level worst_level(const std::vector<Finding>& findings);             // info when empty
+nlohmann::json to_json(const std::vector<Finding>& findings);        // [{check, level, message}]
 std::vector<Finding> findings_from_json(const nlohmann::json& doc);  // throws InputError
 
 // Runs the checks (store location included when options.store is set) and records them in

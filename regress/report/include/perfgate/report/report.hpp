@@ -23,13 +23,13 @@ struct HistorySeries {
   std::string series_id;
   std::vector<std::string> run_uuids, labels;  // labels: commit or date per point
   std::vector<double> medians;
-  std::vector<std::size_t> change_points;  // indices into medians
+  std::vector<std::size_t> change_points;             // indices into medians
   std::optional<double> baseline_low, baseline_high;  // band
 };
 struct ScalingCurve {
   std::string series_id;
-  std::vector<int> scales;          // ranks or GPUs
-  std::vector<double> efficiency;   // candidate
+  std::vector<int> scales;         // ranks or GPUs
+  std::vector<double> efficiency;  // candidate
   std::vector<double> baseline_efficiency;
 };
 struct StepDecomposition {
@@ -65,8 +65,8 @@ std::string file_name(Format format);
 TerminalOptions terminal_options_for(bool stdout_is_tty);
 
 struct MarkdownOptions {
-  bool show_same = false;             // SAME rows are in the collapsed details either way
-  std::size_t max_chars = 60'000;     // GitHub comments stop at 65,536; keep a margin
+  bool show_same = false;          // SAME rows are in the collapsed details either way
+  std::size_t max_chars = 60'000;  // GitHub comments stop at 65,536; keep a margin
 };
 std::string render_markdown(const ReportInput& in, const MarkdownOptions& opts);
 

@@ -20,7 +20,7 @@ class Watchdog {
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
 
-  void arm();     // the deadline is now + timeout
+  void arm();  // the deadline is now + timeout
   void disarm();
   double timeout_s() const { return timeout_s_; }
 

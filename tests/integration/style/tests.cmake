@@ -1,0 +1,1 @@
+perfgate_integration_test(style_source_format style/source_format.sh LABELS style TIMEOUT 300)
