@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "perfgate/baselines/nccl_tests.hpp"
+#include "perfgate/core/bus_bandwidth.hpp"
 #include "perfgate/core/error.hpp"
 
 namespace perfgate::baselines {
@@ -196,24 +197,51 @@ class LogParser {
       if (base + 4 > t.size()) break;
       if (!parse_number(t[base])) continue;  // "N/A": this variant was not measured
       params["inplace"] = inplace ? "1" : "0";
-      add_metric(op, params, "time", "us", Direction::lower_is_better, t[base], t, base);
-      add_metric(op, params, "algbw", "GB/s", Direction::higher_is_better, t[base + 1], t, base);
-      add_metric(op, params, "busbw", "GB/s", Direction::higher_is_better, t[base + 2], t, base);
+      const double time_us = number(t[base], "time");
+      add_metric(op, params, "time", "us", Direction::lower_is_better, time_us, t, base);
+      for (const auto& [metric, column] : {std::pair{"algbw", 1}, std::pair{"busbw", 2}}) {
+        Result& r = add_metric(op, params, metric, "GB/s", Direction::higher_is_better,
+                               number(t[base + column], metric), t, base);
+        if (r.samples.front() == 0) derive_from_time(r, op, params, time_us);
+      }
     }
   }
 
-  void add_metric(const std::string& op, const Params& params, const std::string& metric,
-                  const std::string& unit, Direction dir, const std::string& value,
-                  const std::vector<std::string>& t, std::size_t base) {
+  double number(const std::string& value, const std::string& metric) {
     const auto v = parse_number(value);
     if (!v) fail("'" + value + "' is not a number (" + metric + ")");
+    return *v;
+  }
+
+  // The table prints bandwidths with two decimals, so small sizes read 0.00: below the table's
+  // resolution, not zero. The time column keeps its digits; recompute with nccl-tests' own
+  // formulas (algbw = bytes / time, busbw = algbw x the bus factor). Left at 0 when the rank
+  // count or the operation's bus factor is unknown.
+  void derive_from_time(Result& r, const std::string& op, const Params& params, double time_us) {
+    const auto bytes = params.find("bytes");
+    const auto bytes_value = bytes == params.end() ? std::nullopt : parse_number(bytes->second);
+    if (time_us <= 0 || !bytes_value) return;
+    double value = *bytes_value / (time_us * 1e3);  // GB/s
+    if (r.key.metric == "busbw") {
+      const auto factor = bus_bandwidth_factor(op, static_cast<int>(ranks_.size()));
+      if (ranks_.empty() || !factor) return;
+      value *= *factor;
+    }
+    r.samples = {value};
+    r.summary = summarize(r.samples);
+    r.extra["derived_from_time"] = true;
+  }
+
+  Result& add_metric(const std::string& op, const Params& params, const std::string& metric,
+                     const std::string& unit, Direction dir, double value,
+                     const std::vector<std::string>& t, std::size_t base) {
     Result r;
     r.key = {"collectives." + op, params, metric};
     if (!seen_.insert(r.key.id()).second)
       fail("series " + r.key.id() + " appears twice (several runs in one log? split it per run)");
     r.unit = unit;
     r.direction = dir;
-    r.samples = {*v};
+    r.samples = {value};
     r.summary = summarize(r.samples);
     r.extra["count"] = t[1];
     const std::string& check = t[base + 3];
@@ -227,6 +255,7 @@ class LogParser {
       r.extra[layout_->wrong_count ? "wrong" : "error"] = check;
     }
     run_.results.push_back(std::move(r));
+    return run_.results.back();
   }
 
   // nccl.version is the library's NCCL_VERSION_CODE, as perfgate-collectives records it

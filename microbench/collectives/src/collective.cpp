@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/core/bus_bandwidth.hpp"
 #include "perfgate/core/error.hpp"
 
 namespace perfgate::collectives {
@@ -48,20 +49,7 @@ Collective collective_from_string(std::string_view s) {
 }
 
 double busbw_factor(Collective c, int ranks) {
-  const double n = ranks;
-  switch (c) {
-    case Collective::all_reduce:
-      return 2.0 * (n - 1) / n;
-    case Collective::all_gather:
-    case Collective::reduce_scatter:
-    case Collective::alltoall:
-      return (n - 1) / n;
-    case Collective::broadcast:
-    case Collective::reduce:
-    case Collective::sendrecv:
-      return 1.0;
-  }
-  return 1.0;
+  return bus_bandwidth_factor(info(c).name, ranks).value_or(1.0);
 }
 
 double algbw_gbps(std::size_t bytes, double time_us) {

@@ -156,6 +156,33 @@ TEST_CASE("without nccl-tests' version line, nccl.version is the code of NCCL's 
             .fingerprint.comparable.at("nccl.version") == "2804");
 }
 
+TEST_CASE("bandwidths printed as 0.00 are recomputed from size and time") {
+  const Run run = read_results_file(kData / "nccl_single_node.log");
+  const std::string tiny = "collectives.all_reduce/bytes:8/dtype:f32/inplace:0/redop:sum/root:-1";
+  const double algbw = 8 / (41.22 * 1e3);  // GB/s: 8 bytes in 41.22 us
+  const auto& alg = find_series(run, tiny + "@algbw");
+  REQUIRE(alg.samples.size() == 1);
+  CHECK(alg.samples.front() == Approx(algbw).epsilon(1e-12));
+  CHECK(alg.extra["derived_from_time"] == true);
+  // 8 ranks (one "# Rank" line each): all_reduce's bus factor 2 (n - 1) / n = 1.75.
+  CHECK(find_series(run, tiny + "@busbw").samples.front() == Approx(algbw * 1.75).epsilon(1e-12));
+  // Printed values above the resolution stay exactly as printed.
+  const auto& printed = find_series(
+      run, "collectives.all_reduce/bytes:1024/dtype:f32/inplace:0/redop:sum/root:-1@busbw");
+  CHECK(printed.samples == std::vector<double>{0.04});
+  CHECK(printed.extra.count("derived_from_time") == 0);
+
+  // Without rank lines the bus factor has no n: busbw stays as printed, algbw is still derived.
+  const Run bare = from_nccl_tests_log(
+      "# Collective test starting: all_reduce_perf\n"
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+      "           8             2     float     sum      -1    41.22    0.00    0.00      0\n",
+      "bare.log");
+  const std::string p = "collectives.all_reduce/bytes:8/dtype:f32/inplace:0/redop:sum/root:-1";
+  CHECK(find_series(bare, p + "@algbw").samples.front() == Approx(algbw).epsilon(1e-12));
+  CHECK(find_series(bare, p + "@busbw").samples == std::vector<double>{0.0});
+}
+
 TEST_CASE("truncated or foreign text is refused with the line") {
   CHECK_THROWS_WITH(read_results_file(kData / "nccl_truncated.log"),
                     Catch::Contains("nccl_truncated.log: line 22") && Catch::Contains("truncated"));
