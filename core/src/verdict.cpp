@@ -32,4 +32,28 @@ VerdictKind verdict_kind_from_string(std::string_view s) {
   throw InputError("unknown verdict '" + std::string(s) + "'");
 }
 
+int severity_rank(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::regression:
+      return 0;
+    case VerdictKind::failed:
+      return 1;
+    case VerdictKind::not_comparable:
+      return 2;
+    case VerdictKind::missing:
+      return 3;
+    case VerdictKind::inconclusive:
+      return 4;
+    case VerdictKind::acknowledged:
+      return 5;
+    case VerdictKind::new_series:
+      return 6;
+    case VerdictKind::improvement:
+      return 7;
+    case VerdictKind::same:
+      return 8;
+  }
+  return 9;
+}
+
 }  // namespace perfgate

@@ -48,30 +48,6 @@ struct Pending {
   bool efficiency;
 };
 
-int severity(VerdictKind k) {
-  switch (k) {
-    case VerdictKind::regression:
-      return 0;
-    case VerdictKind::failed:
-      return 1;
-    case VerdictKind::not_comparable:
-      return 2;
-    case VerdictKind::missing:
-      return 3;
-    case VerdictKind::acknowledged:
-      return 4;
-    case VerdictKind::inconclusive:
-      return 5;
-    case VerdictKind::new_series:
-      return 6;
-    case VerdictKind::improvement:
-      return 7;
-    case VerdictKind::same:
-      return 8;
-  }
-  return 9;
-}
-
 // Within one verdict kind, the biggest change for the worse comes first.
 double worse_first_key(const VerdictRecord& v) {
   const bool higher_better =
@@ -230,8 +206,8 @@ Comparison compare_runs(const std::vector<Run>& baseline, const Run& candidate,
 
   std::stable_sort(out.verdicts.begin(), out.verdicts.end(),
                    [](const VerdictRecord& a, const VerdictRecord& b) {
-                     if (severity(a.kind) != severity(b.kind))
-                       return severity(a.kind) < severity(b.kind);
+                     if (severity_rank(a.kind) != severity_rank(b.kind))
+                       return severity_rank(a.kind) < severity_rank(b.kind);
                      return worse_first_key(a) > worse_first_key(b);
                    });
   for (const VerdictRecord& v : out.verdicts) ++out.counts[v.kind];

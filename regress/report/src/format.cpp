@@ -80,7 +80,7 @@ std::string summary_line(const Comparison& comparison) {
   const auto counts = detail::count_verdicts(comparison.verdicts);
   std::vector<std::pair<VerdictKind, std::size_t>> ordered(counts.begin(), counts.end());
   std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
-    return detail::severity_rank(a.first) < detail::severity_rank(b.first);
+    return severity_rank(a.first) < severity_rank(b.first);
   });
   std::string parts;
   for (const auto& [kind, n] : ordered) {

@@ -7,30 +7,6 @@
 
 namespace perfgate::report::detail {
 
-int severity_rank(VerdictKind kind) {
-  switch (kind) {
-    case VerdictKind::regression:
-      return 0;
-    case VerdictKind::failed:
-      return 1;
-    case VerdictKind::not_comparable:
-      return 2;
-    case VerdictKind::missing:
-      return 3;
-    case VerdictKind::inconclusive:
-      return 4;
-    case VerdictKind::acknowledged:
-      return 5;
-    case VerdictKind::new_series:
-      return 6;
-    case VerdictKind::improvement:
-      return 7;
-    case VerdictKind::same:
-      return 8;
-  }
-  return 9;
-}
-
 namespace {
 double change_size(const VerdictRecord& v) {
   if (!v.ratio || !(*v.ratio > 0) || !std::isfinite(*v.ratio)) return 0;

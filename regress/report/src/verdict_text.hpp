@@ -7,8 +7,6 @@
 
 namespace perfgate::report::detail {
 
-// Lower rank = worse; reports list the worst first.
-int severity_rank(VerdictKind kind);
 // Verdicts sorted worst first: by severity, then by the size of the change.
 std::vector<const VerdictRecord*> worst_first(const std::vector<VerdictRecord>& verdicts);
 // Count per verdict kind, taken from the verdicts themselves.

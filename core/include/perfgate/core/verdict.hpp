@@ -22,6 +22,8 @@ enum class VerdictKind {
 };
 std::string_view to_string(VerdictKind k);                 // "REGRESSION", "IMPROVEMENT", ...
 VerdictKind verdict_kind_from_string(std::string_view s);  // throws InputError
+// Worst first (0 = REGRESSION ... SAME): the one order of every verdict list and report.
+int severity_rank(VerdictKind k);
 
 struct VerdictRecord {
   std::string series_id;
