@@ -57,7 +57,18 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
-// Two B-fragments (n-tiles n0 and n0+8) of a row-major [k][n] tile, transposed on load.
+// Two B-fragments (n-tiles n0 and n0+8, k16) of a row-major [n][k] tile: K for S = QK^T. One
+// instruction per two mma instead of two 32-bit shared loads per mma, which kept the issue slots
+// of the S product busy with loads.
+__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* smem) {
+  const unsigned addr = unsigned(__cvta_generic_to_shared(smem));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+
+// Two B-fragments (n-tiles n0 and n0+8) of a row-major [k][n] tile, transposed on load: V for
+// O += PV.
 __device__ __forceinline__ void ldmatrix_x4_trans(std::uint32_t (&r)[4], const void* smem) {
   const unsigned addr = unsigned(__cvta_generic_to_shared(smem));
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
@@ -129,12 +140,16 @@ __global__ void __launch_bounds__(kThreads)
 
     float s[kBc / 8][4] = {};
 #pragma unroll
-    for (int nt = 0; nt < kBc / 8; ++nt) {
+    for (int nt = 0; nt < kBc / 8; nt += 2) {
 #pragma unroll
       for (int kk = 0; kk < D / 16; ++kk) {
-        const T* kr = ks + (nt * 8 + g) * kStride + kk * 16 + 2 * t;
-        mma16816<T>(s[nt], qf[kk], *reinterpret_cast<const std::uint32_t*>(kr),
-                    *reinterpret_cast<const std::uint32_t*>(kr + 8));
+        // Lanes 0-7 address keys nt*8.., dims kk*16..; 8-15 dims +8; 16-23 keys +8; 24-31 both.
+        std::uint32_t b[4];
+        const int row = nt * 8 + (lane & 7) + ((lane >> 4) & 1) * 8,
+                  col = kk * 16 + ((lane >> 3) & 1) * 8;
+        ldmatrix_x4(b, ks + row * kStride + col);
+        mma16816<T>(s[nt], qf[kk], b[0], b[1]);
+        mma16816<T>(s[nt + 1], qf[kk], b[2], b[3]);
       }
     }
     if (causal && tile * kBc + kBc - 1 > block_q0 + offset) {

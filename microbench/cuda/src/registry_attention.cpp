@@ -64,7 +64,13 @@ class CudnnInstance final : public AttentionInstance {
   void launch(cudaStream_t s, int) override {
     sdpa_.forward(q_.get(), k_.get(), v_.get(), outputs_[0].get(), stats_.get(), s);
   }
-  pc::CudnnSdpa sdpa_;  // throws cuda::Unsupported for causal masks: a skip with the reason
+  nlohmann::json notes() const override {
+    nlohmann::json n = AttentionInstance::notes();
+    n["cudnn_path"] = sdpa_.path();  // the SDPA operation or the composite graph
+    n["cudnn_version"] = pc::CudnnSdpa::version();
+    return n;
+  }
+  pc::CudnnSdpa sdpa_;
   pc::DeviceBuffer<float> stats_;
 };
 

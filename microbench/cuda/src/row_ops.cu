@@ -20,6 +20,9 @@ unsigned row_threads(std::int64_t vecs) {
   return unsigned(std::max<std::int64_t>(32, (threads + 31) / 32 * 32));
 }
 
+// The row stays in registers as stored 128-bit words (x + r is rounded to T anyway, because the
+// stored residual is what the next layer reads and what is normalised): with fp32 values a
+// 1024-thread block spilled at its 64-register limit.
 template <class T>
 __global__ void __launch_bounds__(kMaxThreads) norm_residual_kernel(NormArgs a, bool layernorm) {
   using V = Vec<T>;
@@ -28,33 +31,37 @@ __global__ void __launch_bounds__(kMaxThreads) norm_residual_kernel(NormArgs a, 
   const T* x = static_cast<const T*>(a.x) + row * a.shape.hidden;
   const T* r = a.residual ? static_cast<const T*>(a.residual) + row * a.shape.hidden : nullptr;
   T* h_out = a.residual_out ? static_cast<T*>(a.residual_out) + row * a.shape.hidden : nullptr;
-  V h[kMaxVecs], rv[kMaxVecs];
-  float sum = 0, sq = 0;
+  uint4 h[kMaxVecs], rw[kMaxVecs];
   // Every load issued before the first use: several 128-bit requests in flight per thread.
 #pragma unroll
   for (int i = 0; i < kMaxVecs; ++i) {
     const int vi = threadIdx.x + i * int(blockDim.x);
     if (vi < vecs) {
-      h[i].load(x + vi * V::width);
-      if (r) rv[i].load(r + vi * V::width);
+      h[i] = V::load_word(x + vi * V::width);
+      if (r) rw[i] = V::load_word(r + vi * V::width);
     }
   }
+  float sum = 0, sq = 0;
 #pragma unroll
   for (int i = 0; i < kMaxVecs; ++i) {
     const int vi = threadIdx.x + i * int(blockDim.x);
     if (vi >= vecs) break;
+    V hv;
+    hv.unpack(h[i]);
     if (r) {
+      V rv;
+      rv.unpack(rw[i]);
 #pragma unroll
-      for (int j = 0; j < V::width; ++j) h[i].v[j] += rv[i].v[j];
+      for (int j = 0; j < V::width; ++j) hv.v[j] += rv.v[j];
+      h[i] = hv.pack();
+      hv.unpack(h[i]);  // the rounded sum
     }
+    if (h_out) *reinterpret_cast<uint4*>(h_out + vi * V::width) = h[i];
 #pragma unroll
     for (int j = 0; j < V::width; ++j) {
-      // The stored residual is what the next layer reads; normalise that rounded value.
-      h[i].v[j] = V::to_float(V::from_float(h[i].v[j]));
-      sum += h[i].v[j];
-      sq += h[i].v[j] * h[i].v[j];
+      sum += hv.v[j];
+      sq += hv.v[j] * hv.v[j];
     }
-    if (h_out) h[i].store(h_out + vi * V::width);
   }
   const float n = float(a.shape.hidden);
   float mean = 0, inv = 0;
@@ -65,8 +72,10 @@ __global__ void __launch_bounds__(kMaxThreads) norm_residual_kernel(NormArgs a, 
     for (int i = 0; i < kMaxVecs; ++i) {
       const int vi = threadIdx.x + i * int(blockDim.x);
       if (vi >= vecs) break;
+      V hv;
+      hv.unpack(h[i]);
 #pragma unroll
-      for (int j = 0; j < V::width; ++j) centred += (h[i].v[j] - mean) * (h[i].v[j] - mean);
+      for (int j = 0; j < V::width; ++j) centred += (hv.v[j] - mean) * (hv.v[j] - mean);
     }
     inv = rsqrtf(block_reduce<false>(centred) / n + a.eps);
   } else {
@@ -77,13 +86,14 @@ __global__ void __launch_bounds__(kMaxThreads) norm_residual_kernel(NormArgs a, 
   for (int i = 0; i < kMaxVecs; ++i) {
     const int vi = threadIdx.x + i * int(blockDim.x);
     if (vi >= vecs) break;
-    V w, b;
+    V hv, w, b;
+    hv.unpack(h[i]);
     w.load(static_cast<const T*>(a.weight) + vi * V::width);
     if (layernorm) b.load(static_cast<const T*>(a.bias) + vi * V::width);
 #pragma unroll
     for (int j = 0; j < V::width; ++j)
-      h[i].v[j] = (h[i].v[j] - mean) * inv * w.v[j] + (layernorm ? b.v[j] : 0.0f);
-    h[i].store(y + vi * V::width);
+      hv.v[j] = (hv.v[j] - mean) * inv * w.v[j] + (layernorm ? b.v[j] : 0.0f);
+    hv.store(y + vi * V::width);
   }
 }
 

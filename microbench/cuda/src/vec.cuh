@@ -13,18 +13,24 @@ struct Vec {
   static constexpr int width = 16 / sizeof(T);  // elements per 128-bit access
   float v[width];
 
-  __device__ __forceinline__ void load(const T* p) {
-    const uint4 raw = __ldg(reinterpret_cast<const uint4*>(p));
+  __device__ __forceinline__ void load(const T* p) { unpack(load_word(p)); }
+  __device__ __forceinline__ void store(T* p) const { *reinterpret_cast<uint4*>(p) = pack(); }
+  // The 128-bit word as stored. A kernel that keeps a row in registers keeps words: for 16-bit
+  // storage that is half the registers of the fp32 values.
+  static __device__ __forceinline__ uint4 load_word(const T* p) {
+    return __ldg(reinterpret_cast<const uint4*>(p));
+  }
+  __device__ __forceinline__ void unpack(uint4 raw) {
     const T* e = reinterpret_cast<const T*>(&raw);
 #pragma unroll
     for (int i = 0; i < width; ++i) v[i] = to_float(e[i]);
   }
-  __device__ __forceinline__ void store(T* p) const {
+  __device__ __forceinline__ uint4 pack() const {
     uint4 raw;
     T* e = reinterpret_cast<T*>(&raw);
 #pragma unroll
     for (int i = 0; i < width; ++i) e[i] = from_float(v[i]);
-    *reinterpret_cast<uint4*>(p) = raw;
+    return raw;
   }
   static __device__ __forceinline__ float to_float(float x) {
     return x;
@@ -76,9 +82,11 @@ __device__ __forceinline__ float block_reduce(float x) {
   return IsMax ? warp_max(y) : warp_sum(y);
 }
 
+// The tanh approximation of GeLU, written as x * sigmoid(2u) (0.5 * (1 + tanh u) is sigmoid(2u)):
+// one fast exponential instead of tanhf's branches, which made bias+GeLU compute-bound.
 __device__ __forceinline__ float gelu_tanh(float x) {
-  const float inner = 0.7978845608028654f * (x + 0.044715f * x * x * x);
-  return 0.5f * x * (1.0f + tanhf(inner));
+  const float two_u = 1.5957691216057308f * (x + 0.044715f * x * x * x);  // 2 * sqrt(2/pi) * (...)
+  return x / (1.0f + __expf(-two_u));
 }
 
 __device__ __forceinline__ float silu(float x) {

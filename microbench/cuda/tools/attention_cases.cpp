@@ -160,21 +160,13 @@ std::string attention_shape_text(AttentionShape s) {
          (s.causal ? " causal" : "");
 }
 
-// The SDPA operation of the cuDNN releases this builds against has no causal mask attribute.
-bool skip_unsupported(Context& ctx, const Row& row, Impl impl, AttentionShape s) {
-  if (impl != Impl::cudnn || !s.causal) return false;
-  Row skipped = row;
-  skipped.mode = "-";
-  skipped.check =
-      "skip: causal SDPA needs cuDNN's diagonal-band mask subgraph (not in this cuDNN's backend "
-      "API)";
-  ctx.add(skipped);
-  return true;
+// cuDNN's SDPA operation is "cudnn_sdpa"; the composite graph it falls back to, "cudnn_graph".
+void name_cudnn_path(Row& row, const CudnnSdpa* cudnn) {
+  if (cudnn != nullptr && cudnn->composite()) row.variant = "cudnn_graph";
 }
 
 void check_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
   Row row{"attention_fwd", name(impl), attention_shape_text(s), to_string(p)};
-  if (skip_unsupported(ctx, row, impl, s)) return;
   guarded(ctx, row, [&] {
     HostAttention in{seeded_values(q_elements(s), 31, p),
                      seeded_values(kv_elements(s), 32, p),
@@ -186,7 +178,9 @@ void check_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
     d.v.upload(to_storage(in.v, p));
     std::unique_ptr<CudnnSdpa> cudnn;
     std::unique_ptr<UnfusedAttention> unfused;
-    forward_launch(impl, s, p, d, cudnn, unfused)(ctx.stream(), 0);
+    const Launch launch = forward_launch(impl, s, p, d, cudnn, unfused);
+    name_cudnn_path(row, cudnn.get());
+    launch(ctx.stream(), 0);
     PERFGATE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     ctx.check_row(row, relative_error(from_storage(d.o.download(), p), forward_reference(in, s)),
                   error_bound(p));
@@ -226,8 +220,9 @@ void time_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
     fill_random(p, d.v.get(), kv_elements(s), 53, ctx.stream());
     std::unique_ptr<CudnnSdpa> cudnn;
     std::unique_ptr<UnfusedAttention> unfused;
-    ctx.time_row(row, forward_launch(impl, s, p, d, cudnn, unfused),
-                 attention_forward_traffic(s, p), Bound::compute);
+    const Launch launch = forward_launch(impl, s, p, d, cudnn, unfused);
+    name_cudnn_path(row, cudnn.get());
+    ctx.time_row(row, launch, attention_forward_traffic(s, p), Bound::compute);
   });
 }
 

@@ -8,3 +8,5 @@ if(TARGET perfgate_mb_cuda AND TARGET perfgate-microbench)
   set_property(TEST cuda_registry_backend APPEND PROPERTY ENVIRONMENT
     "PERFGATE_DEVICE_CHECK=$<TARGET_FILE:perfgate_device_check>")
 endif()
+# The nvcc-only build of scripts/device-check (about 1.5 minutes on 2 cores).
+perfgate_integration_test(cuda_device_check_script cuda/device_check_script.sh LABELS cuda TIMEOUT 900)

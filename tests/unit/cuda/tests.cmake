@@ -3,6 +3,8 @@
 if(TARGET perfgate_cuda_kernels)
   perfgate_unit_test(cuda_host_tests
     SOURCES unit/cuda/traffic_model_test.cpp unit/cuda/nvml_probe_test.cpp unit/cuda/validation_test.cpp
-            unit/cuda/gpu_kernels_test.cpp
+            unit/cuda/gpu_kernels_test.cpp unit/cuda/cudnn_graph_test.cpp
     LIBS perfgate_cuda_kernels)
+  # The cuDNN graph tests describe graphs through the library's internal headers.
+  target_include_directories(cuda_host_tests PRIVATE ${PROJECT_SOURCE_DIR}/microbench/cuda/src)
 endif()

@@ -124,7 +124,7 @@ TEST_CASE("CUDA attention declines the cases it cannot do, naming why") {
   auto d96 = attention("0", "0");
   d96["d"] = "96";
   const std::vector<std::pair<CaseRequest, std::string>> declined = {
-      {cuda_case("attention", "cudnn", attention("1", "0")), "causal"},
+      {cuda_case("attention", "cudnn", attention("0", "1")), "variable-length"},
       {cuda_case("attention", "flash", attention("0", "1")), "variable-length"},
       {cuda_case("attention", "flash", d96), "head_dim 64 and 128"}};
   for (const auto& [c, why] : declined) {
@@ -133,6 +133,17 @@ TEST_CASE("CUDA attention declines the cases it cannot do, naming why") {
     CHECK(r.status == ResultStatus::skipped);
     CHECK(r.message.find(why) != std::string::npos);
   }
+}
+
+TEST_CASE("cuDNN attention with a causal mask runs as the composite graph and passes its check") {
+  if (available_backends().size() == 1) {
+    WARN("skipped: no CUDA device");
+    return;
+  }
+  const auto r = execute_case(cuda_case("attention", "cudnn", attention("1", "0")));
+  INFO(r.message);
+  REQUIRE(r.status == ResultStatus::ok);
+  CHECK(r.extra.at("cudnn_path").get<std::string>().rfind("composite graph", 0) == 0);
 }
 
 TEST_CASE("naming the cuda backend without a device refuses to plan, with one line") {

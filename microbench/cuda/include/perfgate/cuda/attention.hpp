@@ -42,10 +42,12 @@ class UnfusedAttention {
   DeviceBuffer<void*> s_out_, o_out_;
 };
 
-// cuDNN's fused SDPA through the cuDNN 9 backend API (the SDPA_FWD / SDPA_BWD operation
-// descriptors). Construction builds the graph and the first plan cuDNN's heuristics offer
-// that finalizes; it throws ToolError naming the cuDNN status when the shape or this cuDNN
-// version is not supported (causal masks need the diagonal-band subgraph of newer releases).
+// cuDNN's fused SDPA through the cuDNN 9 backend API. Forward: the SDPA_FWD operation where the
+// loaded cuDNN offers it, else (and for causal masks, which that operation has no attribute for)
+// a composite graph (matmul, scale, mask, softmax, matmul) that cuDNN fuses into one kernel.
+// Backward: the SDPA_BWD operation, non-causal. Construction builds the plan; it throws
+// Unsupported when this cuDNN lacks the operation and no other path applies, ToolError naming
+// cuDNN's reason when every path is refused.
 class CudnnSdpa {
  public:
   enum class Direction { forward, backward };
@@ -58,11 +60,13 @@ class CudnnSdpa {
   void forward(const void* q, const void* k, const void* v, void* o, float* stats, cudaStream_t s);
   void backward(const void* q, const void* k, const void* v, const void* o, const void* d_o,
                 const float* stats, void* dq, void* dk, void* dv, cudaStream_t s);
-  static std::string version();  // "9.19.0" of the loaded library
+  static std::string version();     // "9.19.0" of the loaded library
+  const std::string& path() const;  // "SDPA operation" or "composite graph ..."
+  bool composite() const;           // the forward plan is the composite graph
 
  private:
-  struct Graph;
-  std::unique_ptr<Graph> graph_;
+  struct Plan;
+  std::unique_ptr<Plan> plan_;
   AttentionShape shape_;
   Direction direction_;
 };

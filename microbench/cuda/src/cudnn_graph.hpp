@@ -1,0 +1,65 @@
+#pragma once
+// A cuDNN backend operation graph under construction: it owns its descriptors, makes the
+// tensors and the pointwise, matmul and reduction operations of the graph API, finalizes the
+// first engine configuration the heuristics offer that builds, and executes that plan with a
+// variant pack of unique ids -> device (or, for by-value scalars, host) pointers. Describing
+// tensors and operations needs no GPU (cuDNN checks each as it is finalized); the cuDNN handle
+// is created when the plan is built.
+#include <cuda_runtime.h>
+#include <cudnn.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "perfgate/cuda/device_buffer.hpp"
+
+namespace perfgate::cuda::cudnn_graph {
+
+struct TensorSpec {
+  std::int64_t uid;
+  cudnnDataType_t type;
+  std::vector<std::int64_t> dims, strides;
+  bool is_virtual = false;  // an intermediate the fused engine keeps on chip
+  bool by_value = false;    // a scalar passed from the host in the variant pack
+  bool reordered = false;   // F16x16 reordering: the layout tensor-core engines want for P
+};
+
+class Graph {
+ public:
+  Graph();
+  ~Graph();
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  cudnnBackendDescriptor_t create(cudnnBackendDescriptorType_t type);
+  static void set(cudnnBackendDescriptor_t d, cudnnBackendAttributeName_t name,
+                  cudnnBackendAttributeType_t type, std::int64_t count, const void* value);
+  static void link(cudnnBackendDescriptor_t d, cudnnBackendAttributeName_t name,
+                   cudnnBackendDescriptor_t value);
+
+  cudnnBackendDescriptor_t tensor(const TensorSpec& spec);
+  // y = mode(x[, b[, t]]); `axis` only for GEN_INDEX.
+  cudnnBackendDescriptor_t pointwise(cudnnPointwiseMode_t mode, cudnnDataType_t math,
+                                     cudnnBackendDescriptor_t x, cudnnBackendDescriptor_t b,
+                                     cudnnBackendDescriptor_t t, cudnnBackendDescriptor_t y,
+                                     std::int64_t axis = -1);
+  cudnnBackendDescriptor_t matmul(cudnnBackendDescriptor_t a, cudnnBackendDescriptor_t b,
+                                  cudnnBackendDescriptor_t c);
+  cudnnBackendDescriptor_t reduction(cudnnReduceTensorOp_t op, cudnnBackendDescriptor_t x,
+                                     cudnnBackendDescriptor_t y);
+
+  // The graph of `operations` -> the first engine configuration whose plan finalizes. Returns
+  // false, with cuDNN's reason in *why, when the graph or every configuration is refused.
+  bool build_plan(const std::vector<cudnnBackendDescriptor_t>& operations, std::string* why);
+  void execute(const std::vector<std::int64_t>& uids, const std::vector<void*>& pointers,
+               cudaStream_t s);
+
+ private:
+  cudnnHandle_t handle_ = nullptr;
+  std::vector<cudnnBackendDescriptor_t> owned_;
+  cudnnBackendDescriptor_t plan_ = nullptr;
+  DeviceBuffer<unsigned char> workspace_;
+};
+
+}  // namespace perfgate::cuda::cudnn_graph

@@ -1,0 +1,31 @@
+#pragma once
+// cuDNN attention as a composite operation graph: S = scale * Q K^T, an optional causal mask
+// (generated row/column indices, row + (Skv - Sq) >= column, masked scores replaced), softmax
+// with its log-sum-exp statistics, O = P V. cuDNN's runtime fusion engines compile the whole
+// graph into one flash-attention kernel. It needs no SDPA operation descriptor, so it serves
+// causal masks (s.causal) and cuDNN releases without that operation.
+#include <vector>
+
+#include "cudnn_graph.hpp"
+#include "perfgate/cuda/traffic_model.hpp"
+
+namespace perfgate::cuda::sdpa_composite {
+
+struct Scalars {
+  float scale = 1.0f;
+  float mask_value = -1e10f;  // large but finite: exp(mask - max) is 0 without inf - inf
+  std::int32_t diagonal = 0;  // Skv - Sq
+};
+
+enum class Probabilities {
+  plain,     // P as an fp32 virtual tensor
+  reordered  // P in the F16x16 order some releases' tensor-core engines require
+};
+
+// Adds the forward graph's tensors and operations to g (each finalized: cuDNN validates it) and
+// returns the operations in order, for g.build_plan.
+std::vector<cudnnBackendDescriptor_t> describe_forward(cudnn_graph::Graph& g,
+                                                       const AttentionShape& s, cudnnDataType_t io,
+                                                       Probabilities probabilities);
+
+}  // namespace perfgate::cuda::sdpa_composite

@@ -1,0 +1,72 @@
+// cuDNN validates every tensor and operation descriptor as it is finalized, without a GPU: these
+// tests describe the attention graphs on the build machine, so a wrong attribute, type or shape
+// fails here rather than on the first GPU run. Building a plan needs a GPU and is not tested here.
+#include <catch2/catch.hpp>
+
+#include "cudnn_graph.hpp"
+#include "cudnn_sdpa_composite.hpp"
+#include "cudnn_sdpa_operation.hpp"
+#include "perfgate/core/error.hpp"
+#include "perfgate/cuda/check.hpp"
+
+using namespace perfgate::cuda;
+
+namespace {
+
+AttentionShape shape(std::int64_t heads, std::int64_t kv_heads, std::int64_t seq_q,
+                     std::int64_t seq_kv, bool causal) {
+  return {2, heads, kv_heads, seq_q, seq_kv, 128, causal};
+}
+
+}  // namespace
+
+TEST_CASE("the composite attention graph is accepted op by op, with the mask only when causal") {
+  using sdpa_composite::Probabilities;
+  struct Case {
+    AttentionShape s;
+    std::size_t operations;
+  };
+  // matmul, scale, max, subtract, exp, sum, log, add (statistics), divide, matmul = 10;
+  // a causal mask adds two index generators, a comparison and a select; unequal lengths an add.
+  const Case cases[] = {{shape(16, 16, 1024, 1024, false), 10},
+                        {shape(16, 4, 1024, 1024, false), 10},
+                        {shape(16, 4, 1024, 1024, true), 14},
+                        {shape(8, 8, 256, 1024, true), 15}};
+  for (const auto& c : cases) {
+    for (const cudnnDataType_t io : {CUDNN_DATA_BFLOAT16, CUDNN_DATA_HALF}) {
+      for (const auto p : {Probabilities::plain, Probabilities::reordered}) {
+        INFO("heads " << c.s.heads << "/" << c.s.kv_heads << " seq " << c.s.seq_q << "x"
+                      << c.s.seq_kv << " causal " << c.s.causal);
+        cudnn_graph::Graph g;
+        std::vector<cudnnBackendDescriptor_t> ops;
+        REQUIRE_NOTHROW(ops = sdpa_composite::describe_forward(g, c.s, io, p));
+        CHECK(ops.size() == c.operations);
+      }
+    }
+  }
+}
+
+TEST_CASE("the SDPA operation descriptors are accepted with perfgate's layout") {
+  for (const auto d : {sdpa_operation::Direction::forward, sdpa_operation::Direction::backward}) {
+    cudnn_graph::Graph g;
+    try {
+      CHECK(sdpa_operation::describe(g, shape(16, 4, 512, 512, false), CUDNN_DATA_BFLOAT16, d) !=
+            nullptr);
+    } catch (const Unsupported& e) {
+      WARN("this cuDNN has no such operation: " << e.what());
+    }
+  }
+}
+
+TEST_CASE("a malformed operation is refused when it is described, naming the cuDNN call") {
+  cudnn_graph::Graph g;
+  auto tensor = [&](std::int64_t uid, std::vector<std::int64_t> dims) {
+    std::vector<std::int64_t> strides(dims.size(), 1);
+    for (std::size_t i = dims.size() - 1; i-- > 0;) strides[i] = strides[i + 1] * dims[i + 1];
+    return g.tensor({uid, CUDNN_DATA_FLOAT, dims, strides});
+  };
+  // [4 x 8] times [16 x 4]: the inner dimensions disagree.
+  const auto a = tensor(1, {1, 1, 4, 8}), b = tensor(2, {1, 1, 16, 4}), c = tensor(3, {1, 1, 4, 4});
+  CHECK_THROWS_AS(g.matmul(a, b, c), perfgate::ToolError);
+  CHECK_THROWS_WITH(g.matmul(a, b, c), Catch::Contains("cudnnBackendFinalize"));
+}
