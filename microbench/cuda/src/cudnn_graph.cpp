@@ -50,6 +50,15 @@ cudnnBackendDescriptor_t Graph::tensor(const TensorSpec& spec) {
   return d;
 }
 
+cudnnBackendDescriptor_t Graph::operation(cudnnBackendDescriptorType_t type,
+                                          std::initializer_list<Link> links) {
+  cudnnBackendDescriptor_t op = create(type);
+  for (const auto& [name, value] : links)
+    if (value != nullptr) link(op, name, value);
+  PERFGATE_CUDNN_CHECK(cudnnBackendFinalize(op));
+  return op;
+}
+
 cudnnBackendDescriptor_t Graph::pointwise(cudnnPointwiseMode_t mode, cudnnDataType_t math,
                                           cudnnBackendDescriptor_t x, cudnnBackendDescriptor_t b,
                                           cudnnBackendDescriptor_t t, cudnnBackendDescriptor_t y,
@@ -59,14 +68,13 @@ cudnnBackendDescriptor_t Graph::pointwise(cudnnPointwiseMode_t mode, cudnnDataTy
   set(desc, CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE, 1, &math);
   if (axis >= 0) set(desc, CUDNN_ATTR_POINTWISE_AXIS, CUDNN_TYPE_INT64, 1, &axis);
   PERFGATE_CUDNN_CHECK(cudnnBackendFinalize(desc));
-  cudnnBackendDescriptor_t op = create(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
-  link(op, CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, desc);
-  link(op, CUDNN_ATTR_OPERATION_POINTWISE_XDESC, x);
-  if (b != nullptr) link(op, CUDNN_ATTR_OPERATION_POINTWISE_BDESC, b);
-  if (t != nullptr) link(op, CUDNN_ATTR_OPERATION_POINTWISE_TDESC, t);
-  link(op, CUDNN_ATTR_OPERATION_POINTWISE_YDESC, y);
-  PERFGATE_CUDNN_CHECK(cudnnBackendFinalize(op));
-  return op;
+  // b and t are optional (unary and binary modes): a null one is not linked.
+  return operation(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR,
+                   {{CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, desc},
+                    {CUDNN_ATTR_OPERATION_POINTWISE_XDESC, x},
+                    {CUDNN_ATTR_OPERATION_POINTWISE_BDESC, b},
+                    {CUDNN_ATTR_OPERATION_POINTWISE_TDESC, t},
+                    {CUDNN_ATTR_OPERATION_POINTWISE_YDESC, y}});
 }
 
 cudnnBackendDescriptor_t Graph::matmul(cudnnBackendDescriptor_t a, cudnnBackendDescriptor_t b,
@@ -75,13 +83,11 @@ cudnnBackendDescriptor_t Graph::matmul(cudnnBackendDescriptor_t a, cudnnBackendD
   const cudnnDataType_t compute = CUDNN_DATA_FLOAT;
   set(desc, CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &compute);
   PERFGATE_CUDNN_CHECK(cudnnBackendFinalize(desc));
-  cudnnBackendDescriptor_t op = create(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
-  link(op, CUDNN_ATTR_OPERATION_MATMUL_ADESC, a);
-  link(op, CUDNN_ATTR_OPERATION_MATMUL_BDESC, b);
-  link(op, CUDNN_ATTR_OPERATION_MATMUL_CDESC, c);
-  link(op, CUDNN_ATTR_OPERATION_MATMUL_DESC, desc);
-  PERFGATE_CUDNN_CHECK(cudnnBackendFinalize(op));
-  return op;
+  return operation(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR,
+                   {{CUDNN_ATTR_OPERATION_MATMUL_ADESC, a},
+                    {CUDNN_ATTR_OPERATION_MATMUL_BDESC, b},
+                    {CUDNN_ATTR_OPERATION_MATMUL_CDESC, c},
+                    {CUDNN_ATTR_OPERATION_MATMUL_DESC, desc}});
 }
 
 cudnnBackendDescriptor_t Graph::reduction(cudnnReduceTensorOp_t reduce, cudnnBackendDescriptor_t x,
@@ -91,12 +97,10 @@ cudnnBackendDescriptor_t Graph::reduction(cudnnReduceTensorOp_t reduce, cudnnBac
   set(desc, CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &reduce);
   set(desc, CUDNN_ATTR_REDUCTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &compute);
   PERFGATE_CUDNN_CHECK(cudnnBackendFinalize(desc));
-  cudnnBackendDescriptor_t op = create(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
-  link(op, CUDNN_ATTR_OPERATION_REDUCTION_XDESC, x);
-  link(op, CUDNN_ATTR_OPERATION_REDUCTION_YDESC, y);
-  link(op, CUDNN_ATTR_OPERATION_REDUCTION_DESC, desc);
-  PERFGATE_CUDNN_CHECK(cudnnBackendFinalize(op));
-  return op;
+  return operation(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR,
+                   {{CUDNN_ATTR_OPERATION_REDUCTION_XDESC, x},
+                    {CUDNN_ATTR_OPERATION_REDUCTION_YDESC, y},
+                    {CUDNN_ATTR_OPERATION_REDUCTION_DESC, desc}});
 }
 
 bool Graph::build_plan(const std::vector<cudnnBackendDescriptor_t>& operations, std::string* why) {

@@ -9,7 +9,9 @@
 #include <cudnn.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfgate/cuda/device_buffer.hpp"
@@ -48,6 +50,12 @@ class Graph {
                                   cudnnBackendDescriptor_t c);
   cudnnBackendDescriptor_t reduction(cudnnReduceTensorOp_t op, cudnnBackendDescriptor_t x,
                                      cudnnBackendDescriptor_t y);
+
+  // An operation descriptor of `type` with its descriptor-valued attributes (null ones skipped),
+  // finalized.
+  using Link = std::pair<cudnnBackendAttributeName_t, cudnnBackendDescriptor_t>;
+  cudnnBackendDescriptor_t operation(cudnnBackendDescriptorType_t type,
+                                     std::initializer_list<Link> links);
 
   // The graph of `operations` -> the first engine configuration whose plan finalizes. Returns
   // false, with cuDNN's reason in *why, when the graph or every configuration is refused.
