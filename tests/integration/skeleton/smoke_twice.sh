@@ -8,13 +8,21 @@ SMOKE=("$PERFGATE" run --suite smoke --filter '^(softmax|gemm)/' --db "$DB")
 
 expect_exit 0 "${SMOKE[@]}" --output "$WORK/first.json"
 expect_exit 0 "${SMOKE[@]}" --output "$WORK/second.json"
-# This checks the plumbing, not the statistics: microsecond smoke cases measured minutes apart on
-# a shared 2-core machine can differ by tens of percent, so a wide floor keeps A/A at exit 0.
-# (False-alarm rates are measured by perfgate_eval; the gate's interleaved A/A test is strict.)
-expect_exit 0 "$PERFGATE" compare --db "$DB" --baseline latest~1 --candidate latest --floor 1.0
-expect_in out "SERIES"
+# This checks the plumbing, not the statistics. Microsecond smoke cases measured minutes apart on
+# a shared 2-core machine differ by whatever else ran meanwhile: under a parallel ctest one gemm
+# case was 2.6x slower in the second run, a real REGRESSION of that machine beyond even a 100 %
+# floor. So either verdict exit (0 or 1) passes here, with the whole table and summary; usage and
+# data errors (2, 3) and crashes fail. (False-alarm rates are measured by perfgate_eval; the
+# gate's interleaved A/A test is strict.)
+set +e
+"$PERFGATE" compare --db "$DB" --baseline latest~1 --candidate latest --floor 1.0 >"$WORK/out" 2>"$WORK/err"
+status=$?
+set -e
+[ "$status" -le 1 ] || { cat "$WORK/out" "$WORK/err"; fail "compare exited $status"; }
+expect_in out "^VERDICT +SERIES"
 expect_in out "softmax/"
-expect_not_in out "REGRESSION"
+expect_in out "gemm/"
+expect_in out "^perfgate [A-Z]+: .*\\([0-9]+ series\\)"
 
 # The document as written matches core/schema/result-v1.json.
 /usr/bin/python3 - "$SOURCE_DIR/core/schema/result-v1.json" "$WORK/second.json" <<'PY'
