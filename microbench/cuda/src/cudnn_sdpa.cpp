@@ -1,6 +1,6 @@
-// cuDNN SDPA through the cuDNN 9 backend API. The forward pass uses the SDPA_FWD operation where
-// the loaded cuDNN has it, else (and always for causal masks, which that operation lacks) the
-// composite graph of cudnn_sdpa_composite; the backward pass uses the SDPA_BWD operation.
+// cuDNN SDPA through the cuDNN 9 backend API: the SDPA_FWD / SDPA_BWD operation where the loaded
+// cuDNN has it (the backward one arrived in 9.17), else, and always for causal masks (which that
+// operation has no attribute for), the composite graphs of cudnn_sdpa_composite.
 #include <cudnn.h>
 
 #include <cmath>
@@ -30,19 +30,25 @@ struct CudnnSdpa::Plan {
   std::unique_ptr<cudnn_graph::Graph> graph;
   sdpa_composite::Scalars scalars;
   bool composite = false;
+  bool causal = false;
   std::string path;
+  DeviceBuffer<float> softmax_sum, dq_accum;  // the composite backward's workspace tensors
 
-  // The by-value scalars the built graph declares, with their host addresses.
-  void append_scalars(std::vector<std::int64_t>& uids, std::vector<void*>& pointers, bool causal) {
-    uids.push_back(layout::scale_uid);
-    pointers.push_back(&scalars.scale);
+  // The ids the built graph declares beyond the caller's tensors, with their addresses.
+  void append_own(std::vector<std::int64_t>& uids, std::vector<void*>& pointers) {
+    auto add = [&](std::int64_t uid, void* p) {
+      uids.push_back(uid);
+      pointers.push_back(p);
+    };
+    add(layout::scale_uid, &scalars.scale);
     if (composite && causal) {
-      uids.push_back(layout::mask_value_uid);
-      pointers.push_back(&scalars.mask_value);
-      if (scalars.diagonal != 0) {
-        uids.push_back(layout::diagonal_uid);
-        pointers.push_back(&scalars.diagonal);
-      }
+      add(layout::mask_value_uid, &scalars.mask_value);
+      if (scalars.diagonal != 0) add(layout::diagonal_uid, &scalars.diagonal);
+    }
+    if (softmax_sum.get() != nullptr) {
+      add(layout::one_uid, &scalars.one);
+      add(layout::softmax_sum_uid, softmax_sum.get());
+      add(layout::dq_accum_uid, dq_accum.get());
     }
   }
 };
@@ -58,15 +64,15 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
   validate(s);
   if (p != Precision::bf16 && p != Precision::f16)
     throw InputError("cuDNN SDPA: precision must be bf16 or f16");
-  if (s.causal && d == Direction::backward)
-    throw Unsupported("cuDNN SDPA: the backward SDPA operation has no causal mask");
   if (s.causal && s.seq_q > s.seq_kv)
     throw Unsupported("cuDNN SDPA: a causal mask with more queries than keys leaves rows empty");
   Plan& g = *plan_;
+  g.causal = s.causal;
   g.scalars.scale = float(1.0 / std::sqrt(double(s.head_dim)));
   g.scalars.diagonal = std::int32_t(s.seq_kv - s.seq_q);
   const cudnnDataType_t io = p == Precision::bf16 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_HALF;
 
+  // The SDPA operation where the loaded cuDNN has it (it has no causal mask attribute).
   std::string refused;
   if (!s.causal) {
     try {
@@ -78,29 +84,40 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
       }
       refused = "SDPA operation: " + refused;
     } catch (const Unsupported& e) {
-      if (d == Direction::backward) throw;
       refused = e.what();
     }
-    if (d == Direction::backward)
-      throw ToolError("cuDNN " + version() + " SDPA backward: " + refused);
   }
-  // The composite graph, first with P as plain fp32, then in the reordered layout.
+  if (d == Direction::backward && s.heads != s.kv_heads) {
+    const std::string why = "the composite backward graph needs as many K/V heads as heads";
+    if (refused.empty()) throw Unsupported("cuDNN SDPA causal backward: " + why);
+    throw Unsupported(refused + "; " + why);
+  }
+  // The composite graph: forward first with P as plain fp32, then in the reordered layout.
   g.composite = true;
-  for (const auto probabilities :
-       {sdpa_composite::Probabilities::plain, sdpa_composite::Probabilities::reordered}) {
+  using sdpa_composite::Probabilities;
+  const std::vector<Probabilities> variants =
+      d == Direction::forward ? std::vector{Probabilities::plain, Probabilities::reordered}
+                              : std::vector{Probabilities::plain};
+  for (const auto probabilities : variants) {
     g.graph = std::make_unique<cudnn_graph::Graph>();
+    const auto ops = d == Direction::forward
+                         ? sdpa_composite::describe_forward(*g.graph, s, io, probabilities)
+                         : sdpa_composite::describe_backward(*g.graph, s, io);
     std::string why;
-    if (g.graph->build_plan(sdpa_composite::describe_forward(*g.graph, s, io, probabilities),
-                            &why)) {
-      g.path = probabilities == sdpa_composite::Probabilities::plain
-                   ? "composite graph"
-                   : "composite graph (F16x16 probabilities)";
+    if (g.graph->build_plan(ops, &why)) {
+      g.path = probabilities == Probabilities::plain ? "composite graph"
+                                                     : "composite graph (F16x16 probabilities)";
+      if (d == Direction::backward) {
+        g.softmax_sum = DeviceBuffer<float>(std::size_t(s.batch * s.heads * s.seq_q));
+        g.dq_accum = DeviceBuffer<float>(std::size_t(s.batch * s.heads * s.seq_q * s.head_dim));
+      }
       return;
     }
     refused += (refused.empty() ? "" : "; ") + std::string("composite graph: ") + why;
   }
-  throw ToolError("cuDNN " + version() + " SDPA forward" + (s.causal ? " (causal)" : "") +
-                  ": no plan: " + refused);
+  throw ToolError("cuDNN " + version() + " SDPA " +
+                  (d == Direction::forward ? "forward" : "backward") +
+                  (s.causal ? " (causal)" : "") + ": no plan: " + refused);
 }
 
 CudnnSdpa::~CudnnSdpa() = default;
@@ -122,7 +139,7 @@ void CudnnSdpa::forward(const void* q, const void* k, const void* v, void* o, fl
                                  layout::stats_uid};
   std::vector<void*> pointers{const_cast<void*>(q), const_cast<void*>(k), const_cast<void*>(v), o,
                               stats};
-  plan_->append_scalars(uids, pointers, shape_.causal);
+  plan_->append_own(uids, pointers);
   plan_->graph->execute(uids, pointers, s);
 }
 
@@ -142,7 +159,10 @@ void CudnnSdpa::backward(const void* q, const void* k, const void* v, const void
                               dq,
                               dk,
                               dv};
-  plan_->append_scalars(uids, pointers, false);
+  plan_->append_own(uids, pointers);
+  // Before cuDNN 9.6 the fused backward accumulated dQ into a workspace it did not clear itself.
+  if (plan_->dq_accum.get() != nullptr && cudnnGetVersion() < 90600)
+    PERFGATE_CUDA_CHECK(cudaMemsetAsync(plan_->dq_accum.get(), 0, plan_->dq_accum.bytes(), s));
   plan_->graph->execute(uids, pointers, s);
 }
 

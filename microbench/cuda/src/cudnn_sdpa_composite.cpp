@@ -9,86 +9,156 @@ using cudnn_graph::TensorSpec;
 namespace layout = sdpa_layout;
 using layout::scalar_spec;
 using layout::spec;
+using Desc = cudnnBackendDescriptor_t;
+constexpr cudnnDataType_t f32 = CUDNN_DATA_FLOAT;
 
-// Hands out the unique ids of the graph's intermediates.
-class VirtualIds {
+// Appends operations to a graph in order, handing out the ids of its intermediates.
+class Builder {
  public:
-  std::int64_t next() { return id_++; }
+  Builder(cudnn_graph::Graph& g, const AttentionShape& s) : g_(g), s_(s) {}
+
+  Desc tensor(std::int64_t uid, cudnnDataType_t type, const layout::View& view) {
+    return g_.tensor(spec(uid, type, view));
+  }
+  Desc scalar(std::int64_t uid, cudnnDataType_t type) { return g_.tensor(scalar_spec(uid, type)); }
+  Desc intermediate(cudnnDataType_t type, const layout::View& view, bool reordered = false) {
+    TensorSpec t = spec(next_id_++, type, view);
+    t.is_virtual = true;
+    t.reordered = reordered;
+    return g_.tensor(t);
+  }
+
+  Desc pointwise(cudnnPointwiseMode_t mode, cudnnDataType_t math, Desc x, Desc b, Desc y) {
+    ops_.push_back(g_.pointwise(mode, math, x, b, nullptr, y));
+    return y;
+  }
+  Desc unary(cudnnPointwiseMode_t mode, Desc x, Desc y) {
+    return pointwise(mode, f32, x, nullptr, y);
+  }
+  Desc matmul(Desc a, Desc b, Desc c) {
+    ops_.push_back(g_.matmul(a, b, c));
+    return c;
+  }
+  Desc reduce(cudnnReduceTensorOp_t op, Desc x, Desc y) {
+    ops_.push_back(g_.reduction(op, x, y));
+    return y;
+  }
+  // The same values under other dimensions and strides (a transposed view).
+  Desc reshape(Desc x, Desc y) {
+    ops_.push_back(g_.operation(
+        CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR,
+        {{CUDNN_ATTR_OPERATION_RESHAPE_XDESC, x}, {CUDNN_ATTR_OPERATION_RESHAPE_YDESC, y}}));
+    return y;
+  }
+
+  // Scores outside the causal band (key > query + Skv - Sq) replaced by the mask value.
+  Desc causal_mask(Desc scores) {
+    constexpr cudnnDataType_t i32 = CUDNN_DATA_INT32;
+    const layout::View view = layout::scores(s_);
+    auto index = [&](std::int64_t axis) {
+      const Desc y = intermediate(i32, view);
+      ops_.push_back(
+          g_.pointwise(CUDNN_POINTWISE_GEN_INDEX, i32, scores, nullptr, nullptr, y, axis));
+      return y;
+    };
+    Desc row = index(2);
+    const Desc col = index(3);
+    if (s_.seq_kv != s_.seq_q)  // bottom-right alignment: the last query sees the last key
+      row = pointwise(CUDNN_POINTWISE_ADD, i32, row, scalar(layout::diagonal_uid, i32),
+                      intermediate(i32, view));
+    const Desc visible = pointwise(CUDNN_POINTWISE_CMP_GE, CUDNN_DATA_BOOLEAN, row, col,
+                                   intermediate(CUDNN_DATA_BOOLEAN, view));
+    const Desc masked = intermediate(f32, view);
+    ops_.push_back(g_.pointwise(CUDNN_POINTWISE_BINARY_SELECT, f32, scores,
+                                scalar(layout::mask_value_uid, f32), visible, masked));
+    return masked;
+  }
+
+  std::vector<Desc> operations() const { return ops_; }
 
  private:
-  std::int64_t id_ = layout::first_virtual_uid;
+  cudnn_graph::Graph& g_;
+  const AttentionShape& s_;
+  std::vector<Desc> ops_;
+  std::int64_t next_id_ = layout::first_virtual_uid;
 };
-
-TensorSpec virtual_spec(VirtualIds& ids, cudnnDataType_t type, const layout::View& view) {
-  TensorSpec t = spec(ids.next(), type, view);
-  t.is_virtual = true;
-  return t;
-}
 
 }  // namespace
 
 std::vector<cudnnBackendDescriptor_t> describe_forward(cudnn_graph::Graph& g,
                                                        const AttentionShape& s, cudnnDataType_t io,
                                                        Probabilities probabilities) {
-  constexpr cudnnDataType_t f32 = CUDNN_DATA_FLOAT;
-  VirtualIds ids;
+  Builder b(g, s);
   const layout::View scores = layout::scores(s), rows = layout::row_stats(s);
-  std::vector<cudnnBackendDescriptor_t> ops;
-  auto virtual_tensor = [&](cudnnDataType_t type, const layout::View& view) {
-    return g.tensor(virtual_spec(ids, type, view));
-  };
-  auto pointwise = [&](cudnnPointwiseMode_t mode, cudnnDataType_t math, cudnnBackendDescriptor_t x,
-                       cudnnBackendDescriptor_t b, cudnnBackendDescriptor_t t,
-                       cudnnBackendDescriptor_t y, std::int64_t axis = -1) {
-    ops.push_back(g.pointwise(mode, math, x, b, t, y, axis));
-    return y;
-  };
+  const Desc q = b.tensor(layout::q_uid, io, layout::q_like(s));
+  const Desc k_t = b.tensor(layout::k_uid, io, layout::kv_transposed(s));
+  const Desc v = b.tensor(layout::v_uid, io, layout::kv_like(s));
+  const Desc o = b.tensor(layout::o_uid, io, layout::q_like(s));
+  const Desc stats = b.tensor(layout::stats_uid, f32, rows);
 
-  const auto q = g.tensor(spec(layout::q_uid, io, layout::q_like(s)));
-  const auto k_t = g.tensor(spec(layout::k_uid, io, layout::k_transposed(s)));
-  const auto v = g.tensor(spec(layout::v_uid, io, layout::kv_like(s)));
-  const auto o = g.tensor(spec(layout::o_uid, io, layout::q_like(s)));
-  const auto stats = g.tensor(spec(layout::stats_uid, f32, rows));
-  const auto scale = g.tensor(scalar_spec(layout::scale_uid, f32));
-
-  const auto raw = virtual_tensor(f32, scores);
-  ops.push_back(g.matmul(q, k_t, raw));
-  auto scaled =
-      pointwise(CUDNN_POINTWISE_MUL, f32, raw, scale, nullptr, virtual_tensor(f32, scores));
-  if (s.causal) {
-    constexpr cudnnDataType_t i32 = CUDNN_DATA_INT32;
-    auto row = pointwise(CUDNN_POINTWISE_GEN_INDEX, i32, scaled, nullptr, nullptr,
-                         virtual_tensor(i32, scores), 2);
-    const auto col = pointwise(CUDNN_POINTWISE_GEN_INDEX, i32, scaled, nullptr, nullptr,
-                               virtual_tensor(i32, scores), 3);
-    if (s.seq_kv != s.seq_q) {  // bottom-right alignment: the last query sees the last key
-      const auto diagonal = g.tensor(scalar_spec(layout::diagonal_uid, i32));
-      row =
-          pointwise(CUDNN_POINTWISE_ADD, i32, row, diagonal, nullptr, virtual_tensor(i32, scores));
-    }
-    const auto visible = pointwise(CUDNN_POINTWISE_CMP_GE, CUDNN_DATA_BOOLEAN, row, col, nullptr,
-                                   virtual_tensor(CUDNN_DATA_BOOLEAN, scores));
-    const auto mask_value = g.tensor(scalar_spec(layout::mask_value_uid, f32));
-    scaled = pointwise(CUDNN_POINTWISE_BINARY_SELECT, f32, scaled, mask_value, visible,
-                       virtual_tensor(f32, scores));
-  }
+  Desc x = b.matmul(q, k_t, b.intermediate(f32, scores));
+  x = b.pointwise(CUDNN_POINTWISE_MUL, f32, x, b.scalar(layout::scale_uid, f32),
+                  b.intermediate(f32, scores));
+  if (s.causal) x = b.causal_mask(x);
   // Softmax in the form whose statistics the backward pass reads: max + log(sum exp(x - max)).
-  const auto row_max = virtual_tensor(f32, rows);
-  ops.push_back(g.reduction(CUDNN_REDUCE_TENSOR_MAX, scaled, row_max));
-  const auto shifted =
-      pointwise(CUDNN_POINTWISE_SUB, f32, scaled, row_max, nullptr, virtual_tensor(f32, scores));
-  const auto exps =
-      pointwise(CUDNN_POINTWISE_EXP, f32, shifted, nullptr, nullptr, virtual_tensor(f32, scores));
-  const auto row_sum = virtual_tensor(f32, rows);
-  ops.push_back(g.reduction(CUDNN_REDUCE_TENSOR_ADD, exps, row_sum));
-  const auto log_sum =
-      pointwise(CUDNN_POINTWISE_LOG, f32, row_sum, nullptr, nullptr, virtual_tensor(f32, rows));
-  pointwise(CUDNN_POINTWISE_ADD, f32, row_max, log_sum, nullptr, stats);
-  TensorSpec p_spec = virtual_spec(ids, f32, scores);
-  p_spec.reordered = probabilities == Probabilities::reordered;
-  const auto p = pointwise(CUDNN_POINTWISE_DIV, f32, exps, row_sum, nullptr, g.tensor(p_spec));
-  ops.push_back(g.matmul(p, v, o));
-  return ops;
+  const Desc row_max = b.reduce(CUDNN_REDUCE_TENSOR_MAX, x, b.intermediate(f32, rows));
+  x = b.pointwise(CUDNN_POINTWISE_SUB, f32, x, row_max, b.intermediate(f32, scores));
+  const Desc exps = b.unary(CUDNN_POINTWISE_EXP, x, b.intermediate(f32, scores));
+  const Desc row_sum = b.reduce(CUDNN_REDUCE_TENSOR_ADD, exps, b.intermediate(f32, rows));
+  const Desc log_sum = b.unary(CUDNN_POINTWISE_LOG, row_sum, b.intermediate(f32, rows));
+  b.pointwise(CUDNN_POINTWISE_ADD, f32, row_max, log_sum, stats);
+  const Desc p =
+      b.pointwise(CUDNN_POINTWISE_DIV, f32, exps, row_sum,
+                  b.intermediate(f32, scores, probabilities == Probabilities::reordered));
+  b.matmul(p, v, o);
+  return b.operations();
+}
+
+std::vector<cudnnBackendDescriptor_t> describe_backward(cudnn_graph::Graph& g,
+                                                        const AttentionShape& s,
+                                                        cudnnDataType_t io) {
+  Builder b(g, s);
+  const layout::View scores = layout::scores(s), rows = layout::row_stats(s);
+  const Desc q = b.tensor(layout::q_uid, io, layout::q_like(s));
+  const Desc k_t = b.tensor(layout::k_uid, io, layout::kv_transposed(s));
+  const Desc k = b.reshape(k_t, b.intermediate(io, layout::kv_like(s)));  // one tensor per id
+  const Desc v_t = b.tensor(layout::v_uid, io, layout::kv_transposed(s));
+  const Desc o = b.tensor(layout::o_uid, io, layout::q_like(s));
+  const Desc d_o = b.tensor(layout::do_uid, io, layout::q_like(s));
+  const Desc stats = b.tensor(layout::stats_uid, f32, rows);
+  const Desc scale = b.scalar(layout::scale_uid, f32);
+
+  // softmax_sum = rowsum(dO * O): the term every dS row subtracts; kept in a workspace tensor.
+  Desc x = b.pointwise(CUDNN_POINTWISE_MUL, f32, d_o, o, b.intermediate(f32, layout::packed_q(s)));
+  x = b.reduce(CUDNN_REDUCE_TENSOR_ADD, x, b.intermediate(f32, rows));
+  const Desc softmax_sum = b.pointwise(CUDNN_POINTWISE_MUL, f32, x, b.scalar(layout::one_uid, f32),
+                                       b.tensor(layout::softmax_sum_uid, f32, rows));
+
+  // P recomputed from the forward statistics: exp(scale * QK^T - stats).
+  x = b.matmul(q, k_t, b.intermediate(f32, scores));
+  x = b.pointwise(CUDNN_POINTWISE_MUL, f32, x, scale, b.intermediate(f32, scores));
+  x = b.pointwise(CUDNN_POINTWISE_SUB, f32, x, stats, b.intermediate(f32, scores));
+  if (s.causal) x = b.causal_mask(x);
+  const Desc p = b.unary(CUDNN_POINTWISE_EXP, x, b.intermediate(f32, scores));
+
+  // dV = P^T dO.
+  const Desc p_t = b.reshape(p, b.intermediate(io, layout::scores_transposed(s)));
+  b.matmul(p_t, d_o, b.tensor(layout::dv_uid, io, layout::kv_like(s)));
+
+  // dS = P * (dO V^T - softmax_sum) * scale.
+  x = b.matmul(d_o, v_t, b.intermediate(f32, scores));
+  x = b.pointwise(CUDNN_POINTWISE_SUB, f32, x, softmax_sum, b.intermediate(f32, scores));
+  x = b.pointwise(CUDNN_POINTWISE_MUL, f32, x, p, b.intermediate(f32, scores));
+  const Desc d_s = b.pointwise(CUDNN_POINTWISE_MUL, f32, x, scale, b.intermediate(f32, scores));
+
+  // dK = dS^T Q.
+  const Desc d_s_t = b.reshape(d_s, b.intermediate(io, layout::scores_transposed(s)));
+  b.matmul(d_s_t, q, b.tensor(layout::dk_uid, io, layout::kv_like(s)));
+
+  // dQ = dS K, accumulated in fp32 (a workspace tensor), then stored.
+  const Desc dq_accum = b.matmul(d_s, k, b.tensor(layout::dq_accum_uid, f32, layout::packed_q(s)));
+  b.unary(CUDNN_POINTWISE_IDENTITY, dq_accum, b.tensor(layout::dq_uid, io, layout::q_like(s)));
+  return b.operations();
 }
 
 }  // namespace perfgate::cuda::sdpa_composite

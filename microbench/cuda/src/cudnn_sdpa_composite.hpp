@@ -1,6 +1,6 @@
 #pragma once
-// cuDNN attention as a composite operation graph: S = scale * Q K^T, an optional causal mask
-// (generated row/column indices, row + (Skv - Sq) >= column, masked scores replaced), softmax
+// cuDNN attention as composite operation graphs. Forward: S = scale * Q K^T, an optional causal
+// mask (generated row/column indices, row + (Skv - Sq) >= column, masked scores replaced), softmax
 // with its log-sum-exp statistics, O = P V. cuDNN's runtime fusion engines compile the whole
 // graph into one flash-attention kernel. It needs no SDPA operation descriptor, so it serves
 // causal masks (s.causal) and cuDNN releases without that operation.
@@ -15,6 +15,7 @@ struct Scalars {
   float scale = 1.0f;
   float mask_value = -1e10f;  // large but finite: exp(mask - max) is 0 without inf - inf
   std::int32_t diagonal = 0;  // Skv - Sq
+  float one = 1.0f;
 };
 
 enum class Probabilities {
@@ -27,5 +28,13 @@ enum class Probabilities {
 std::vector<cudnnBackendDescriptor_t> describe_forward(cudnn_graph::Graph& g,
                                                        const AttentionShape& s, cudnnDataType_t io,
                                                        Probabilities probabilities);
+
+// The backward graph, as cuDNN's frontend lowers it: softmax_sum = rowsum(dO * O) into a
+// workspace tensor; P = exp(scale * QK^T - stats) (masked when causal); dV = P^T dO;
+// dS = P * (dO V^T - softmax_sum) * scale; dK = dS^T Q; dQ = dS K through an fp32 workspace
+// tensor. Needs as many K/V heads as query heads (grouped heads would need a reduction).
+std::vector<cudnnBackendDescriptor_t> describe_backward(cudnn_graph::Graph& g,
+                                                        const AttentionShape& s,
+                                                        cudnnDataType_t io);
 
 }  // namespace perfgate::cuda::sdpa_composite

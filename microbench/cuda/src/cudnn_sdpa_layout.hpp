@@ -20,8 +20,11 @@ enum Uid : std::int64_t {
   dq_uid,
   dk_uid,
   dv_uid,
-  mask_value_uid,  // composite graph: the score a causal mask writes
-  diagonal_uid,    // composite graph: Skv - Sq, where the causal diagonal starts
+  mask_value_uid,   // composite graphs: the score a causal mask writes
+  diagonal_uid,     // composite graphs: Skv - Sq, where the causal diagonal starts
+  one_uid,          // composite backward: 1.0, which makes softmax_sum a stored tensor
+  softmax_sum_uid,  // composite backward workspace: rowsum(dO * O), fp32 [B, H, Sq, 1]
+  dq_accum_uid,     // composite backward workspace: dQ accumulated in fp32 [B, H, Sq, D]
   first_virtual_uid = 100
 };
 
@@ -37,8 +40,8 @@ inline View kv_like(const AttentionShape& s) {
   return {{s.batch, s.kv_heads, s.seq_kv, s.head_dim},
           {s.seq_kv * s.kv_heads * s.head_dim, s.head_dim, s.kv_heads * s.head_dim, 1}};
 }
-// K viewed as K^T: [B, Hkv, D, Skv] over the same storage.
-inline View k_transposed(const AttentionShape& s) {
+// K (or V) viewed transposed: [B, Hkv, D, Skv] over the same storage.
+inline View kv_transposed(const AttentionShape& s) {
   return {{s.batch, s.kv_heads, s.head_dim, s.seq_kv},
           {s.seq_kv * s.kv_heads * s.head_dim, s.head_dim, 1, s.kv_heads * s.head_dim}};
 }
@@ -50,6 +53,16 @@ inline View row_stats(const AttentionShape& s) {
 inline View scores(const AttentionShape& s) {
   return {{s.batch, s.heads, s.seq_q, s.seq_kv},
           {s.heads * s.seq_q * s.seq_kv, s.seq_q * s.seq_kv, s.seq_kv, 1}};
+}
+// Scores viewed transposed, [B, H, Skv, Sq] over the packed scores.
+inline View scores_transposed(const AttentionShape& s) {
+  return {{s.batch, s.heads, s.seq_kv, s.seq_q},
+          {s.heads * s.seq_q * s.seq_kv, s.seq_q * s.seq_kv, 1, s.seq_kv}};
+}
+// A Q-shaped fp32 tensor of its own, packed [B, H, Sq, D].
+inline View packed_q(const AttentionShape& s) {
+  return {{s.batch, s.heads, s.seq_q, s.head_dim},
+          {s.heads * s.seq_q * s.head_dim, s.seq_q * s.head_dim, s.head_dim, 1}};
 }
 inline View scalar() {
   return {{1, 1, 1, 1}, {1, 1, 1, 1}};

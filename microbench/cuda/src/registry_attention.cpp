@@ -6,37 +6,13 @@
 // A case an implementation cannot do is skipped with the reason, never failed.
 #include "perfgate/cuda/attention.hpp"
 #include "perfgate/microbench/families/attention.hpp"
+#include "registry_attention_shape.hpp"
 #include "registry_device.hpp"
 
 namespace perfgate::microbench {
 namespace {
 
 using namespace cuda_backend;
-
-bool is_varlen(const CaseParams& params) {
-  return params.has("varlen") && params.flag("varlen");
-}
-
-// cuDNN and flash take one (sq, sk) for the whole batch: packed variable-length batches (ragged
-// cu_seqlens offsets) are not wired into them. Every path needs a 16-bit storage dtype.
-pc::AttentionShape uniform_shape(const AttentionProblem& p, const CaseParams& params,
-                                 const char* impl) {
-  if (is_varlen(params))
-    throw CaseUnsupported(std::string("cuda attention/") + impl +
-                          ": packed variable-length batches (ragged offsets) are not supported");
-  if (p.dtype == DType::f32)
-    throw CaseUnsupported(std::string("cuda attention/") + impl +
-                          ": needs bf16 or f16 storage, not f32");
-  pc::AttentionShape s;
-  s.batch = std::int64_t(p.cu_q.size() - 1);
-  s.heads = std::int64_t(p.h);
-  s.kv_heads = std::int64_t(p.hkv);
-  s.seq_q = std::int64_t(p.cu_q[1] - p.cu_q[0]);
-  s.seq_kv = std::int64_t(p.cu_k[1] - p.cu_k[0]);
-  s.head_dim = std::int64_t(p.d);
-  s.causal = p.causal;
-  return s;
-}
 
 // Q, K, V uploaded once; O is the output. shape_: the batch's (a varlen batch's first sequence).
 class AttentionInstance : public CudaInstance {
@@ -56,7 +32,7 @@ class AttentionInstance : public CudaInstance {
 class CudnnInstance final : public AttentionInstance {
  public:
   CudnnInstance(const AttentionProblem& p, const CaseParams& params)
-      : AttentionInstance(p, uniform_shape(p, params, "cudnn")),
+      : AttentionInstance(p, uniform_shape(p, params, "attention/cudnn")),
         sdpa_(shape_, precision_, pc::CudnnSdpa::Direction::forward),
         stats_(std::size_t(shape_.batch * shape_.heads * shape_.seq_q)) {}
 
@@ -96,9 +72,9 @@ class UnfusedInstance final : public AttentionInstance {
   // The shape of sequence i of a varlen batch (batch 1), or the uniform batch's shape.
   static pc::AttentionShape per_sequence_shape(const AttentionProblem& p, const CaseParams& params,
                                                std::size_t i) {
-    if (!is_varlen(params)) return uniform_shape(p, params, "unfused");
+    if (!is_varlen(params)) return uniform_shape(p, params, "attention/unfused");
     // No params: the dtype check without the varlen refusal; then narrowed to sequence i.
-    pc::AttentionShape s = uniform_shape(p, CaseParams(), "unfused");
+    pc::AttentionShape s = uniform_shape(p, CaseParams(), "attention/unfused");
     s.batch = 1;
     s.seq_q = std::int64_t(p.cu_q[i + 1] - p.cu_q[i]);
     s.seq_kv = std::int64_t(p.cu_k[i + 1] - p.cu_k[i]);
@@ -117,7 +93,7 @@ class FlashInstance final : public AttentionInstance {
 
  private:
   static pc::AttentionShape supported(const AttentionProblem& p, const CaseParams& params) {
-    const pc::AttentionShape s = uniform_shape(p, params, "flash");
+    const pc::AttentionShape s = uniform_shape(p, params, "attention/flash");
     std::string why;
     if (!pc::flash_supported(s, precision(p.dtype), &why))
       throw CaseUnsupported("cuda attention/flash: " + why);

@@ -198,6 +198,7 @@ void check_backward(Context& ctx, AttentionShape s, Precision p) {
     d.v.upload(to_storage(in.v, p));
     d.d_o.upload(to_storage(in.d_o, p));
     CudnnSdpa fwd(s, p, CudnnSdpa::Direction::forward), bwd(s, p, CudnnSdpa::Direction::backward);
+    name_cudnn_path(row, &bwd);
     fwd.forward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.stats.get(), ctx.stream());
     bwd.backward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.d_o.get(), d.stats.get(), d.dq.get(),
                  d.dk.get(), d.dv.get(), ctx.stream());
@@ -235,6 +236,7 @@ void time_backward(Context& ctx, AttentionShape s, Precision p) {
     fill_random(p, d.v.get(), kv_elements(s), 63, ctx.stream());
     fill_random(p, d.d_o.get(), q_elements(s), 64, ctx.stream());
     CudnnSdpa fwd(s, p, CudnnSdpa::Direction::forward), bwd(s, p, CudnnSdpa::Direction::backward);
+    name_cudnn_path(row, &bwd);
     fwd.forward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.stats.get(), ctx.stream());
     ctx.time_row(
         row,
@@ -266,6 +268,9 @@ void run_attention_cases(Context& ctx) {
     check_forward(ctx, Impl::flash, d64, Precision::bf16);
     check_backward(ctx, mha, Precision::bf16);
     check_backward(ctx, gqa, Precision::bf16);
+    AttentionShape mha_causal = mha;
+    mha_causal.causal = true;
+    check_backward(ctx, mha_causal, Precision::bf16);
   }
   if (!ctx.wants_timing("attention", true)) return;
   const Precision p = Precision::bf16;
@@ -281,7 +286,9 @@ void run_attention_cases(Context& ctx) {
   }
   if (ctx.spread_only()) return;
   AttentionShape causal{4, 16, 16, 8192, 8192, 128, true};
+  time_forward(ctx, Impl::cudnn, causal, p);
   time_forward(ctx, Impl::flash, causal, p);
+  time_backward(ctx, AttentionShape{8, 16, 16, 4096, 4096, 128, true}, p);
   time_forward(ctx, Impl::unfused, AttentionShape{8, 16, 16, 4096, 4096, 128, true}, p);
   AttentionShape gqa{4, 32, 8, 8192, 8192, 128, false};
   time_forward(ctx, Impl::cudnn, gqa, p);

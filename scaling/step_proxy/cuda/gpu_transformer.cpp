@@ -47,7 +47,7 @@ GpuTransformer::GpuTransformer(const Shape& s, cudaStream_t stream, AttentionBac
       attention_backward_ = std::make_unique<cuda::CudnnSdpa>(a, cuda::Precision::bf16,
                                                               cuda::CudnnSdpa::Direction::backward);
       attention_backward_path_ = "cuDNN SDPA";
-    } catch (const cuda::Unsupported& e) {  // e.g. cuDNN 9.14 refuses the SDPA_BWD descriptor
+    } catch (const ToolError& e) {  // e.g. no SDPA_BWD before cuDNN 9.17 and no composite plan
       if (attention == AttentionBackward::cudnn) throw;
       attention_backward_path_ =
           std::string("unfused (cuBLAS GEMMs + softmax kernels; ") + e.what() + ")";

@@ -19,7 +19,7 @@
 
 namespace perfgate::step_proxy::gpu {
 
-// automatic: cuDNN SDPA backward, the unfused path when cuDNN reports it unsupported.
+// automatic: cuDNN SDPA backward, the unfused path when cuDNN refuses every backward plan.
 enum class AttentionBackward { automatic, cudnn, unfused };
 
 class GpuTransformer {

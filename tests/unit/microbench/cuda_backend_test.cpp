@@ -59,6 +59,7 @@ TEST_CASE("throttled samples are discarded and the clock range covers the kept o
 TEST_CASE("every family has CUDA implementations, attention three of them") {
   const std::map<std::string, std::set<std::string>> want = {
       {"attention", {"cudnn", "unfused", "flash"}},
+      {"attention_backward", {"cudnn"}},
       {"rope", {"fused", "unfused"}},
       {"adamw", {"fused", "unfused"}},
       {"cross_entropy", {"fused", "unfused"}},

@@ -42,12 +42,12 @@ class UnfusedAttention {
   DeviceBuffer<void*> s_out_, o_out_;
 };
 
-// cuDNN's fused SDPA through the cuDNN 9 backend API. Forward: the SDPA_FWD operation where the
+// cuDNN's fused SDPA through the cuDNN 9 backend API: the SDPA_FWD / SDPA_BWD operation where the
 // loaded cuDNN offers it, else (and for causal masks, which that operation has no attribute for)
-// a composite graph (matmul, scale, mask, softmax, matmul) that cuDNN fuses into one kernel.
-// Backward: the SDPA_BWD operation, non-causal. Construction builds the plan; it throws
-// Unsupported when this cuDNN lacks the operation and no other path applies, ToolError naming
-// cuDNN's reason when every path is refused.
+// a composite graph (matmuls, scale, mask, softmax and its gradient) that cuDNN fuses into one
+// kernel; the composite backward needs as many K/V heads as heads. Construction builds the plan;
+// it throws Unsupported when no path applies to the shape, ToolError naming cuDNN's reasons when
+// every path is refused.
 class CudnnSdpa {
  public:
   enum class Direction { forward, backward };
