@@ -11,6 +11,7 @@
 #include "backend.hpp"
 #include "mpi_datatypes.hpp"
 #include "perfgate/collectives/communicator.hpp"
+#include "perfgate/collectives/page_aligned.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/microbench/kernels/gemm.hpp"
 
@@ -155,7 +156,7 @@ class MpiBackend final : public Backend {
   CaseShape shape_;
   bool in_place_ = false;
   std::size_t send_count_ = 0, recv_count_ = 0;
-  std::vector<std::byte> send_, recv_;
+  PageAlignedVector<std::byte> send_, recv_;
   int n_ = 0;
   std::vector<float> a_, b_, c_;
   std::thread compute_;

@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include "modes.hpp"
+#include "perfgate/collectives/page_aligned.hpp"
 #include "perfgate/collectives/size_sweep.hpp"
 
 namespace perfgate::collectives {
@@ -20,7 +21,7 @@ void run_reference(ModeContext& ctx) {
   for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.step_factor)) {
     const std::size_t count = size / sizeof(float);
     if (count == 0) continue;
-    std::vector<float> send(count, 1.0f), recv(count, 0.0f);
+    PageAlignedVector<float> send(count, 1.0f), recv(count, 0.0f);  // placed as the harness's
     const int c = static_cast<int>(count);
     for (int i = 0; i < o.warmup_iters; ++i)
       MPI_Allreduce(send.data(), recv.data(), c, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);

@@ -8,6 +8,7 @@ perfgate_unit_test(collectives_unit
     unit/collectives/stragglers_test.cpp
     unit/collectives/launch_env_test.cpp
     unit/collectives/result_document_test.cpp
+    unit/collectives/page_aligned_test.cpp
   LIBS perfgate_mb_collectives)
 # The nccl-tests ingester and perfgate-collectives name a case alike (docs/collectives.md).
 perfgate_unit_test(collectives_nccl_names
