@@ -87,11 +87,6 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
       refused = e.what();
     }
   }
-  if (d == Direction::backward && s.heads != s.kv_heads) {
-    const std::string why = "the composite backward graph needs as many K/V heads as heads";
-    if (refused.empty()) throw Unsupported("cuDNN SDPA causal backward: " + why);
-    throw Unsupported(refused + "; " + why);
-  }
   // The composite graph: forward first with P as plain fp32, then in the reordered layout.
   g.composite = true;
   using sdpa_composite::Probabilities;

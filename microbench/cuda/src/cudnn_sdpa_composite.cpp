@@ -141,9 +141,17 @@ std::vector<cudnnBackendDescriptor_t> describe_backward(cudnn_graph::Graph& g,
   if (s.causal) x = b.causal_mask(x);
   const Desc p = b.unary(CUDNN_POINTWISE_EXP, x, b.intermediate(f32, scores));
 
+  // dK or dV = a·b per query head; with grouped heads, summed over each K/V head's group.
+  auto kv_gradient = [&](Desc a, Desc bm, std::int64_t uid) {
+    const Desc out = b.tensor(uid, io, layout::kv_like(s));
+    if (s.heads == s.kv_heads) return b.matmul(a, bm, out);
+    const Desc per_head = b.matmul(a, bm, b.intermediate(io, layout::kv_per_query_head(s)));
+    return b.reduce(CUDNN_REDUCE_TENSOR_ADD, per_head, out);
+  };
+
   // dV = P^T dO.
   const Desc p_t = b.reshape(p, b.intermediate(io, layout::scores_transposed(s)));
-  b.matmul(p_t, d_o, b.tensor(layout::dv_uid, io, layout::kv_like(s)));
+  kv_gradient(p_t, d_o, layout::dv_uid);
 
   // dS = P * (dO V^T - softmax_sum) * scale.
   x = b.matmul(d_o, v_t, b.intermediate(f32, scores));
@@ -153,7 +161,7 @@ std::vector<cudnnBackendDescriptor_t> describe_backward(cudnn_graph::Graph& g,
 
   // dK = dS^T Q.
   const Desc d_s_t = b.reshape(d_s, b.intermediate(io, layout::scores_transposed(s)));
-  b.matmul(d_s_t, q, b.tensor(layout::dk_uid, io, layout::kv_like(s)));
+  kv_gradient(d_s_t, q, layout::dk_uid);
 
   // dQ = dS K, accumulated in fp32 (a workspace tensor), then stored.
   const Desc dq_accum = b.matmul(d_s, k, b.tensor(layout::dq_accum_uid, f32, layout::packed_q(s)));

@@ -32,7 +32,8 @@ std::vector<cudnnBackendDescriptor_t> describe_forward(cudnn_graph::Graph& g,
 // The backward graph, as cuDNN's frontend lowers it: softmax_sum = rowsum(dO * O) into a
 // workspace tensor; P = exp(scale * QK^T - stats) (masked when causal); dV = P^T dO;
 // dS = P * (dO V^T - softmax_sum) * scale; dK = dS^T Q; dQ = dS K through an fp32 workspace
-// tensor. Needs as many K/V heads as query heads (grouped heads would need a reduction).
+// tensor. With grouped K/V heads, dK and dV are computed per query head and summed over each
+// group by a reduction.
 std::vector<cudnnBackendDescriptor_t> describe_backward(cudnn_graph::Graph& g,
                                                         const AttentionShape& s,
                                                         cudnnDataType_t io);

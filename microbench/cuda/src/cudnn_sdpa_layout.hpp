@@ -64,6 +64,11 @@ inline View packed_q(const AttentionShape& s) {
   return {{s.batch, s.heads, s.seq_q, s.head_dim},
           {s.heads * s.seq_q * s.head_dim, s.seq_q * s.head_dim, s.head_dim, 1}};
 }
+// dK or dV before the sum over a group of query heads: [B, H, Skv, D], packed.
+inline View kv_per_query_head(const AttentionShape& s) {
+  return {{s.batch, s.heads, s.seq_kv, s.head_dim},
+          {s.heads * s.seq_kv * s.head_dim, s.seq_kv * s.head_dim, s.head_dim, 1}};
+}
 inline View scalar() {
   return {{1, 1, 1, 1}, {1, 1, 1, 1}};
 }

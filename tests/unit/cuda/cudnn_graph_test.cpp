@@ -49,9 +49,12 @@ TEST_CASE("the composite attention graph is accepted op by op, with the mask onl
 TEST_CASE("the composite backward graph is accepted op by op, causal or not") {
   // rowsum(dO*O), its stored copy; K's reshape; QK^T, scale, minus stats, exp; P^T reshape, dV;
   // dO V^T, minus softmax_sum, times P, times scale; dS^T reshape, dK; dS K, identity = 18.
+  // Grouped K/V heads add a reduction over each group for dV and for dK.
   const std::pair<AttentionShape, std::size_t> cases[] = {{shape(16, 16, 1024, 1024, false), 18},
                                                           {shape(16, 16, 1024, 1024, true), 22},
-                                                          {shape(8, 8, 256, 1024, true), 23}};
+                                                          {shape(8, 8, 256, 1024, true), 23},
+                                                          {shape(16, 4, 1024, 1024, false), 20},
+                                                          {shape(16, 4, 1024, 1024, true), 24}};
   for (const auto& [s, operations] : cases) {
     for (const cudnnDataType_t io : {CUDNN_DATA_BFLOAT16, CUDNN_DATA_HALF}) {
       INFO("seq " << s.seq_q << "x" << s.seq_kv << " causal " << s.causal);

@@ -45,7 +45,7 @@ class UnfusedAttention {
 // cuDNN's fused SDPA through the cuDNN 9 backend API: the SDPA_FWD / SDPA_BWD operation where the
 // loaded cuDNN offers it, else (and for causal masks, which that operation has no attribute for)
 // a composite graph (matmuls, scale, mask, softmax and its gradient) that cuDNN fuses into one
-// kernel; the composite backward needs as many K/V heads as heads. Construction builds the plan;
+// kernel. Construction builds the plan;
 // it throws Unsupported when no path applies to the shape, ToolError naming cuDNN's reasons when
 // every path is refused.
 class CudnnSdpa {
