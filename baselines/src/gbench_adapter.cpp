@@ -55,6 +55,7 @@ struct Row {
   RowKind kind;
   std::string group_name;      // run_name, or the name without an aggregate suffix
   std::string aggregate_name;  // mean, median, stddev, cv, BigO, RMS
+  long long repetition = 0;    // repetition_index, validated when the row is classified
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -90,7 +91,9 @@ class RowReader {
   }
   long long integer(const std::string& f, long long def) const {
     const auto v = number(f);
-    return v ? static_cast<long long>(*v) : def;
+    if (!v) return def;
+    if (!(*v >= -9.0e18 && *v <= 9.0e18)) fail(f, "integer out of range");  // the cast's domain
+    return static_cast<long long>(*v);
   }
 
  private:
@@ -103,7 +106,8 @@ Row classify(const json& j, std::size_t index, const std::string& source) {
   if (!j.is_object()) r.fail("", "expected an object");
   const std::string name = r.str("name");
   if (name.empty()) r.fail("name", "missing");
-  Row row{index, &j, RowKind::iteration, r.str("run_name", name), {}};
+  Row row{
+      index, &j, RowKind::iteration, r.str("run_name", name), {}, r.integer("repetition_index", 0)};
   const std::string run_type = r.str("run_type");
   if (run_type == "aggregate" && j.contains("aggregate_name")) {
     row.aggregate_name = r.str("aggregate_name");
@@ -208,10 +212,8 @@ void add_group_results(const Group& g, const std::string& source, Run& run) {
   std::map<std::string, MetricSeries> metrics;
   // Repetitions in repetition order when the file says it, else in file order.
   std::vector<const Row*> its = g.iterations;
-  std::stable_sort(its.begin(), its.end(), [](const Row* a, const Row* b) {
-    const auto idx = [](const Row* r) { return r->j->value("repetition_index", 0LL); };
-    return idx(a) < idx(b);
-  });
+  std::stable_sort(its.begin(), its.end(),
+                   [](const Row* a, const Row* b) { return a->repetition < b->repetition; });
   for (const Row* row : its) {
     const RowReader r(*row->j, row->index, source);
     for (const auto& [name, value] : row_values(*row->j, r, true)) {

@@ -126,3 +126,20 @@ TEST_CASE("malformed Google Benchmark files name the file and the row") {
   CHECK_THROWS_WITH(from_gbench_json(nlohmann::json::parse(R"({"benchmarks": 3})"), "x.json"),
                     Catch::Contains("x.json: benchmarks"));
 }
+
+// Found by fuzz_ingest_gbench: a repetition_index that is not a number escaped as a JSON library
+// exception from the repetition sort instead of an InputError naming the row.
+TEST_CASE("a repetition index or count that is not an integer names its row") {
+  const auto read = [](const char* rows) {
+    return from_gbench_json(nlohmann::json::parse(std::string(R"({"benchmarks": )") + rows + "}"),
+                            "r.json");
+  };
+  CHECK_THROWS_WITH(read(R"([{"name": "BM_a", "real_time": 1, "repetition_index": 0},
+               {"name": "BM_a", "real_time": 2, "repetition_index": "percentage"}])"),
+                    "r.json: benchmarks[1].repetition_index: expected a number");
+  CHECK_THROWS_WITH(read(R"([{"name": "BM_a", "real_time": 1, "repetitions": 1e300}])"),
+                    "r.json: benchmarks[0].repetitions: integer out of range");
+  const Run ok = read(R"([{"name": "BM_a", "real_time": 5, "repetition_index": 1},
+                          {"name": "BM_a", "real_time": 4, "repetition_index": 0}])");
+  CHECK(find_series(ok, "BM_a@time").samples == std::vector<double>{4, 5});  // by the index
+}
