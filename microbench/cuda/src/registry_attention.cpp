@@ -42,8 +42,7 @@ class CudnnInstance final : public AttentionInstance {
   }
   nlohmann::json notes() const override {
     nlohmann::json n = AttentionInstance::notes();
-    n["cudnn_path"] = sdpa_.path();  // the SDPA operation or the composite graph
-    n["cudnn_version"] = pc::CudnnSdpa::version();
+    add_cudnn_notes(n, sdpa_);
     return n;
   }
   pc::CudnnSdpa sdpa_;

@@ -35,8 +35,7 @@ class CudnnBackwardInstance final : public CudaInstance {
   }
   nlohmann::json notes() const override {
     nlohmann::json n = CudaInstance::notes();
-    n["cudnn_path"] = backward_.path();  // the SDPA_BWD operation or the composite graph
-    n["cudnn_version"] = pc::CudnnSdpa::version();
+    add_cudnn_notes(n, backward_);
     return n;
   }
 

@@ -25,4 +25,9 @@ perfgate::cuda::AttentionShape uniform_shape(const AttentionProblem& p, const Ca
   return s;
 }
 
+void add_cudnn_notes(nlohmann::json& notes, const perfgate::cuda::CudnnSdpa& sdpa) {
+  notes["cudnn_path"] = sdpa.path();  // the SDPA operation or the composite graph
+  notes["cudnn_version"] = perfgate::cuda::CudnnSdpa::version();
+}
+
 }  // namespace perfgate::microbench::cuda_backend
