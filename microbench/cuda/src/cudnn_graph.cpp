@@ -46,6 +46,8 @@ cudnnBackendDescriptor_t Graph::tensor(const TensorSpec& spec) {
     const cudnnBackendTensorReordering_t mode = CUDNN_TENSOR_REORDERING_F16x16;
     set(d, CUDNN_ATTR_TENSOR_REORDERING_MODE, CUDNN_TYPE_TENSOR_REORDERING_MODE, 1, &mode);
   }
+  if (spec.ragged_offset != nullptr)
+    link(d, CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, spec.ragged_offset);
   PERFGATE_CUDNN_CHECK(cudnnBackendFinalize(d));
   return d;
 }
@@ -78,7 +80,7 @@ cudnnBackendDescriptor_t Graph::pointwise(cudnnPointwiseMode_t mode, cudnnDataTy
 }
 
 cudnnBackendDescriptor_t Graph::matmul(cudnnBackendDescriptor_t a, cudnnBackendDescriptor_t b,
-                                       cudnnBackendDescriptor_t c) {
+                                       cudnnBackendDescriptor_t c, const MatmulOverrides& sizes) {
   cudnnBackendDescriptor_t desc = create(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
   const cudnnDataType_t compute = CUDNN_DATA_FLOAT;
   set(desc, CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &compute);
@@ -87,7 +89,10 @@ cudnnBackendDescriptor_t Graph::matmul(cudnnBackendDescriptor_t a, cudnnBackendD
                    {{CUDNN_ATTR_OPERATION_MATMUL_ADESC, a},
                     {CUDNN_ATTR_OPERATION_MATMUL_BDESC, b},
                     {CUDNN_ATTR_OPERATION_MATMUL_CDESC, c},
-                    {CUDNN_ATTR_OPERATION_MATMUL_DESC, desc}});
+                    {CUDNN_ATTR_OPERATION_MATMUL_DESC, desc},
+                    {CUDNN_ATTR_OPERATION_MATMUL_GEMM_M_OVERRIDE_DESC, sizes.m},
+                    {CUDNN_ATTR_OPERATION_MATMUL_GEMM_N_OVERRIDE_DESC, sizes.n},
+                    {CUDNN_ATTR_OPERATION_MATMUL_GEMM_K_OVERRIDE_DESC, sizes.k}});
 }
 
 cudnnBackendDescriptor_t Graph::reduction(cudnnReduceTensorOp_t reduce, cudnnBackendDescriptor_t x,

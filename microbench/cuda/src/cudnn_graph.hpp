@@ -25,6 +25,15 @@ struct TensorSpec {
   bool is_virtual = false;  // an intermediate the fused engine keeps on chip
   bool by_value = false;    // a scalar passed from the host in the variant pack
   bool reordered = false;   // F16x16 reordering: the layout tensor-core engines want for P
+  // Packed variable-length rows: a [B+1] tensor of element offsets where each batch entry starts
+  // (the batch stride is then unused).
+  cudnnBackendDescriptor_t ragged_offset = nullptr;
+};
+
+// A matmul's problem size narrowed per batch entry: [B, 1, 1, 1] int32 tensors that replace M,
+// N or K (the padded sequence lengths of a packed batch); null ones are not set.
+struct MatmulOverrides {
+  cudnnBackendDescriptor_t m = nullptr, n = nullptr, k = nullptr;
 };
 
 class Graph {
@@ -47,7 +56,7 @@ class Graph {
                                      cudnnBackendDescriptor_t t, cudnnBackendDescriptor_t y,
                                      std::int64_t axis = -1);
   cudnnBackendDescriptor_t matmul(cudnnBackendDescriptor_t a, cudnnBackendDescriptor_t b,
-                                  cudnnBackendDescriptor_t c);
+                                  cudnnBackendDescriptor_t c, const MatmulOverrides& sizes = {});
   cudnnBackendDescriptor_t reduction(cudnnReduceTensorOp_t op, cudnnBackendDescriptor_t x,
                                      cudnnBackendDescriptor_t y);
 

@@ -1,6 +1,7 @@
 // cuDNN SDPA through the cuDNN 9 backend API: the SDPA_FWD / SDPA_BWD operation where the loaded
 // cuDNN has it (the backward one arrived in 9.17), else, and always for causal masks (which that
-// operation has no attribute for), the composite graphs of cudnn_sdpa_composite.
+// operation has no attribute for), the composite graphs of cudnn_sdpa_composite. Packed
+// variable-length batches add cudnn_sdpa_packing's lengths and ragged offsets to either.
 #include <cudnn.h>
 
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "cudnn_sdpa_composite.hpp"
 #include "cudnn_sdpa_layout.hpp"
 #include "cudnn_sdpa_operation.hpp"
+#include "cudnn_sdpa_packing.hpp"
 #include "perfgate/cuda/attention.hpp"
 #include "perfgate/cuda/check.hpp"
 
@@ -24,6 +26,56 @@ sdpa_operation::Direction operation_direction(CudnnSdpa::Direction d) {
                                             : sdpa_operation::Direction::backward;
 }
 
+// The packed batch's tensors on the device: lengths (int32) and ragged offsets in elements,
+// in the type the graph declared for them.
+struct DevicePacking {
+  DeviceBuffer<std::int32_t> seq_len_q, seq_len_kv;
+  DeviceBuffer<unsigned char> q_offsets, kv_offsets;
+
+  DevicePacking() = default;
+  DevicePacking(const PackedSequences& packed, const AttentionShape& s)
+      : seq_len_q(sequence_lengths(packed.cu_q)),
+        seq_len_kv(sequence_lengths(packed.cu_kv)),
+        q_offsets(offsets(element_offsets(packed.cu_q, s.heads * s.head_dim))),
+        kv_offsets(offsets(element_offsets(packed.cu_kv, s.kv_heads * s.head_dim))) {}
+
+ private:
+  static std::vector<unsigned char> offsets(const std::vector<std::int64_t>& values) {
+    std::vector<unsigned char> bytes;
+    auto append = [&](auto value) {
+      const auto* p = reinterpret_cast<const unsigned char*>(&value);
+      bytes.insert(bytes.end(), p, p + sizeof(value));
+    };
+    for (const std::int64_t v : values) {
+      if (sdpa_packing::offset_type() == CUDNN_DATA_INT64)
+        append(v);
+      else
+        append(std::int32_t(v));
+    }
+    return bytes;
+  }
+};
+
+// A causal mask on a packed batch is the top-left one: every sequence must have as many keys as
+// queries (bottom-right alignment per sequence would need each one's own diagonal).
+void require_square_sequences(const PackedSequences& packed, const AttentionShape& s) {
+  if (packed.cu_q != packed.cu_kv || s.seq_q != s.seq_kv)
+    throw Unsupported(
+        "cuDNN SDPA: a causal mask on packed sequences needs equal query and key lengths in "
+        "every sequence");
+}
+
+// cuDNN's engines took ragged offsets on Hopper only before 9.18.1 (its frontend's rule).
+void require_ragged_support() {
+  if (cudnnGetVersion() >= 91801) return;
+  int device = 0, major = 0;
+  PERFGATE_CUDA_CHECK(cudaGetDevice(&device));
+  PERFGATE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  if (major < 9)
+    throw Unsupported("cuDNN " + CudnnSdpa::version() +
+                      " SDPA: packed sequences (ragged offsets) need sm_90 or cuDNN 9.18.1");
+}
+
 }  // namespace
 
 struct CudnnSdpa::Plan {
@@ -33,6 +85,7 @@ struct CudnnSdpa::Plan {
   bool causal = false;
   std::string path;
   DeviceBuffer<float> softmax_sum, dq_accum;  // the composite backward's workspace tensors
+  DevicePacking packing;                      // empty for a uniform batch
 
   // The ids the built graph declares beyond the caller's tensors, with their addresses.
   void append_own(std::vector<std::int64_t>& uids, std::vector<void*>& pointers) {
@@ -50,6 +103,12 @@ struct CudnnSdpa::Plan {
       add(layout::softmax_sum_uid, softmax_sum.get());
       add(layout::dq_accum_uid, dq_accum.get());
     }
+    if (packing.seq_len_q.get() != nullptr) {
+      add(layout::seq_len_q_uid, packing.seq_len_q.get());
+      add(layout::seq_len_kv_uid, packing.seq_len_kv.get());
+      add(layout::q_offsets_uid, packing.q_offsets.get());
+      add(layout::kv_offsets_uid, packing.kv_offsets.get());
+    }
   }
 };
 
@@ -59,14 +118,19 @@ std::string CudnnSdpa::version() {
          std::to_string(v % 100);
 }
 
-CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
+CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d, const PackedSequences& packed)
     : plan_(std::make_unique<Plan>()), shape_(s), direction_(d) {
   validate(s);
+  const bool is_packed = !packed.empty();
+  if (is_packed) validate(packed, s);
   if (p != Precision::bf16 && p != Precision::f16)
     throw InputError("cuDNN SDPA: precision must be bf16 or f16");
   if (s.causal && s.seq_q > s.seq_kv)
     throw Unsupported("cuDNN SDPA: a causal mask with more queries than keys leaves rows empty");
+  if (s.causal && is_packed) require_square_sequences(packed, s);
+  if (is_packed) require_ragged_support();
   Plan& g = *plan_;
+  const std::string packed_suffix = is_packed ? " (packed)" : "";
   g.causal = s.causal;
   g.scalars.scale = float(1.0 / std::sqrt(double(s.head_dim)));
   g.scalars.diagonal = std::int32_t(s.seq_kv - s.seq_q);
@@ -77,9 +141,10 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
   if (!s.causal) {
     try {
       g.graph = std::make_unique<cudnn_graph::Graph>();
-      const auto op = sdpa_operation::describe(*g.graph, s, io, operation_direction(d));
+      const auto op = sdpa_operation::describe(*g.graph, s, io, operation_direction(d), is_packed);
       if (g.graph->build_plan({op}, &refused)) {
-        g.path = "SDPA operation";
+        g.path = "SDPA operation" + packed_suffix;
+        if (is_packed) g.packing = DevicePacking(packed, s);
         return;
       }
       refused = "SDPA operation: " + refused;
@@ -95,13 +160,16 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
                               : std::vector{Probabilities::plain};
   for (const auto probabilities : variants) {
     g.graph = std::make_unique<cudnn_graph::Graph>();
-    const auto ops = d == Direction::forward
-                         ? sdpa_composite::describe_forward(*g.graph, s, io, probabilities)
-                         : sdpa_composite::describe_backward(*g.graph, s, io);
+    const auto ops =
+        d == Direction::forward
+            ? sdpa_composite::describe_forward(*g.graph, s, io, probabilities, is_packed)
+            : sdpa_composite::describe_backward(*g.graph, s, io, is_packed);
     std::string why;
     if (g.graph->build_plan(ops, &why)) {
-      g.path = probabilities == Probabilities::plain ? "composite graph"
-                                                     : "composite graph (F16x16 probabilities)";
+      g.path = (probabilities == Probabilities::plain ? "composite graph"
+                                                      : "composite graph (F16x16 probabilities)") +
+               packed_suffix;
+      if (is_packed) g.packing = DevicePacking(packed, s);
       if (d == Direction::backward) {
         g.softmax_sum = DeviceBuffer<float>(std::size_t(s.batch * s.heads * s.seq_q));
         g.dq_accum = DeviceBuffer<float>(std::size_t(s.batch * s.heads * s.seq_q * s.head_dim));
@@ -112,7 +180,7 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d)
   }
   throw ToolError("cuDNN " + version() + " SDPA " +
                   (d == Direction::forward ? "forward" : "backward") +
-                  (s.causal ? " (causal)" : "") + ": no plan: " + refused);
+                  (s.causal ? " (causal)" : "") + packed_suffix + ": no plan: " + refused);
 }
 
 CudnnSdpa::~CudnnSdpa() = default;

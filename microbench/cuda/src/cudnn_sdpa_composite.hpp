@@ -3,7 +3,9 @@
 // mask (generated row/column indices, row + (Skv - Sq) >= column, masked scores replaced), softmax
 // with its log-sum-exp statistics, O = P V. cuDNN's runtime fusion engines compile the whole
 // graph into one flash-attention kernel. It needs no SDPA operation descriptor, so it serves
-// causal masks (s.causal) and cuDNN releases without that operation.
+// causal masks (s.causal) and cuDNN releases without that operation. A packed batch (`packed`)
+// adds the padding mask before the causal one, ragged offsets on the stored Q/K/V/O-like tensors
+// and per-sequence sizes on every matmul (cudnn_sdpa_packing.hpp).
 #include <vector>
 
 #include "cudnn_graph.hpp"
@@ -27,7 +29,8 @@ enum class Probabilities {
 // returns the operations in order, for g.build_plan.
 std::vector<cudnnBackendDescriptor_t> describe_forward(cudnn_graph::Graph& g,
                                                        const AttentionShape& s, cudnnDataType_t io,
-                                                       Probabilities probabilities);
+                                                       Probabilities probabilities,
+                                                       bool packed = false);
 
 // The backward graph, as cuDNN's frontend lowers it: softmax_sum = rowsum(dO * O) into a
 // workspace tensor; P = exp(scale * QK^T - stats) (masked when causal); dV = P^T dO;
@@ -35,7 +38,7 @@ std::vector<cudnnBackendDescriptor_t> describe_forward(cudnn_graph::Graph& g,
 // tensor. With grouped K/V heads, dK and dV are computed per query head and summed over each
 // group by a reduction.
 std::vector<cudnnBackendDescriptor_t> describe_backward(cudnn_graph::Graph& g,
-                                                        const AttentionShape& s,
-                                                        cudnnDataType_t io);
+                                                        const AttentionShape& s, cudnnDataType_t io,
+                                                        bool packed = false);
 
 }  // namespace perfgate::cuda::sdpa_composite

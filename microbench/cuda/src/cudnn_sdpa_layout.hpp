@@ -25,6 +25,10 @@ enum Uid : std::int64_t {
   one_uid,          // composite backward: 1.0, which makes softmax_sum a stored tensor
   softmax_sum_uid,  // composite backward workspace: rowsum(dO * O), fp32 [B, H, Sq, 1]
   dq_accum_uid,     // composite backward workspace: dQ accumulated in fp32 [B, H, Sq, D]
+  seq_len_q_uid,    // packed batches: each sequence's query length, int32 [B, 1, 1, 1]
+  seq_len_kv_uid,   // packed batches: each sequence's key length
+  q_offsets_uid,    // packed batches: where each sequence starts in Q, O, dO, dQ (elements)
+  kv_offsets_uid,   // packed batches: where each sequence starts in K, V, dK, dV (elements)
   first_virtual_uid = 100
 };
 

@@ -1,8 +1,9 @@
 // Attention forward on the GPU for the `attention` family, three implementations on the
 // family's packed layout (Q, O [b·sq, h, d]; K, V [b·sk, hkv, d], which is [B, S, H, D] when
-// every sequence has the same length): cuDNN's fused SDPA ("cudnn"), batched cuBLAS + masked
-// softmax + batched cuBLAS ("unfused", also per sequence for varlen batches), and the own
-// FlashAttention-2-style kernel ("flash").
+// every sequence has the same length): cuDNN's fused SDPA ("cudnn", varlen batches through its
+// ragged offsets and padding mask), batched cuBLAS + masked softmax + batched cuBLAS ("unfused",
+// per sequence for varlen batches), and the own FlashAttention-2-style kernel ("flash", varlen
+// batches through its packed instantiation).
 // A case an implementation cannot do is skipped with the reason, never failed.
 #include "perfgate/cuda/attention.hpp"
 #include "perfgate/microbench/families/attention.hpp"
@@ -14,7 +15,8 @@ namespace {
 
 using namespace cuda_backend;
 
-// Q, K, V uploaded once; O is the output. shape_: the batch's (a varlen batch's first sequence).
+// Q, K, V uploaded once; O is the output. shape_: the batch's (a varlen batch's longest lengths,
+// or its first sequence for the unfused path).
 class AttentionInstance : public CudaInstance {
  public:
   AttentionInstance(const AttentionProblem& p, pc::AttentionShape s)
@@ -32,8 +34,8 @@ class AttentionInstance : public CudaInstance {
 class CudnnInstance final : public AttentionInstance {
  public:
   CudnnInstance(const AttentionProblem& p, const CaseParams& params)
-      : AttentionInstance(p, uniform_shape(p, params, "attention/cudnn")),
-        sdpa_(shape_, precision_, pc::CudnnSdpa::Direction::forward),
+      : AttentionInstance(p, attention_shape(p, "attention/cudnn")),
+        sdpa_(shape_, precision_, pc::CudnnSdpa::Direction::forward, packed_sequences(p, params)),
         stats_(std::size_t(shape_.batch * shape_.heads * shape_.seq_q)) {}
 
  private:
@@ -71,9 +73,8 @@ class UnfusedInstance final : public AttentionInstance {
   // The shape of sequence i of a varlen batch (batch 1), or the uniform batch's shape.
   static pc::AttentionShape per_sequence_shape(const AttentionProblem& p, const CaseParams& params,
                                                std::size_t i) {
-    if (!is_varlen(params)) return uniform_shape(p, params, "attention/unfused");
-    // No params: the dtype check without the varlen refusal; then narrowed to sequence i.
-    pc::AttentionShape s = uniform_shape(p, CaseParams(), "attention/unfused");
+    pc::AttentionShape s = attention_shape(p, "attention/unfused");
+    if (!is_varlen(params)) return s;
     s.batch = 1;
     s.seq_q = std::int64_t(p.cu_q[i + 1] - p.cu_q[i]);
     s.seq_kv = std::int64_t(p.cu_k[i + 1] - p.cu_k[i]);
@@ -88,20 +89,25 @@ class UnfusedInstance final : public AttentionInstance {
 class FlashInstance final : public AttentionInstance {
  public:
   FlashInstance(const AttentionProblem& p, const CaseParams& params)
-      : AttentionInstance(p, supported(p, params)) {}
+      : AttentionInstance(p, supported(p, params)) {
+    if (!is_varlen(params)) return;
+    cu_q_ = pc::DeviceBuffer<std::int32_t>(row_offsets32(p.cu_q, "attention/flash"));
+    cu_kv_ = pc::DeviceBuffer<std::int32_t>(row_offsets32(p.cu_k, "attention/flash"));
+  }
 
  private:
   static pc::AttentionShape supported(const AttentionProblem& p, const CaseParams& params) {
-    const pc::AttentionShape s = uniform_shape(p, params, "attention/flash");
+    const pc::AttentionShape s = attention_shape(p, "attention/flash");
     std::string why;
-    if (!pc::flash_supported(s, precision(p.dtype), &why))
+    if (!pc::flash_supported(s, precision(p.dtype), &why, is_varlen(params)))
       throw CaseUnsupported("cuda attention/flash: " + why);
     return s;
   }
   void launch(cudaStream_t s, int) override {
     pc::flash_attention_forward(precision_, shape_, q_.get(), k_.get(), v_.get(), outputs_[0].get(),
-                                s);
+                                s, {cu_q_.get(), cu_kv_.get()});
   }
+  pc::DeviceBuffer<std::int32_t> cu_q_, cu_kv_;  // a varlen batch's row offsets; empty otherwise
 };
 
 }  // namespace

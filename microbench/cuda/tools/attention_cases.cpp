@@ -1,8 +1,8 @@
 // Attention family: cuDNN SDPA (forward and backward), the unfused cuBLAS+softmax baseline
 // and the own flash forward kernel, each checked against a double-precision host reference
 // (GQA, causal where supported), then timed at head_dim 128, sequences 4k-16k.
-#include <cmath>
-
+#include "attention_buffers.hpp"
+#include "attention_reference.hpp"
 #include "check_context.hpp"
 #include "perfgate/cuda/attention.hpp"
 #include "perfgate/cuda/check.hpp"
@@ -12,130 +12,24 @@
 namespace perfgate::cuda::check {
 namespace {
 
-std::size_t q_elements(AttentionShape s) {
-  return std::size_t(s.batch * s.seq_q * s.heads * s.head_dim);
-}
-std::size_t kv_elements(AttentionShape s) {
-  return std::size_t(s.batch * s.seq_kv * s.kv_heads * s.head_dim);
-}
-
-struct HostAttention {
-  std::vector<float> q, k, v, d_o;
-};
-
-// Probabilities of one (batch, head), row-major [Sq, Skv].
-std::vector<double> probabilities(const HostAttention& in, AttentionShape s, std::int64_t b,
-                                  std::int64_t h) {
-  const std::int64_t hk = h / (s.heads / s.kv_heads), D = s.head_dim;
-  const double scale = 1.0 / std::sqrt(double(D));
-  std::vector<double> p(std::size_t(s.seq_q * s.seq_kv), 0.0);
-  for (std::int64_t i = 0; i < s.seq_q; ++i) {
-    const float* qi = in.q.data() + ((b * s.seq_q + i) * s.heads + h) * D;
-    const std::int64_t last = s.causal ? i + s.seq_kv - s.seq_q : s.seq_kv - 1;
-    double m = -INFINITY, sum = 0;
-    double* row = p.data() + i * s.seq_kv;
-    for (std::int64_t j = 0; j <= last && j < s.seq_kv; ++j) {
-      const float* kj = in.k.data() + ((b * s.seq_kv + j) * s.kv_heads + hk) * D;
-      double dot = 0;
-      for (std::int64_t d = 0; d < D; ++d) dot += double(qi[d]) * kj[d];
-      row[j] = dot * scale;
-      m = std::max(m, row[j]);
-    }
-    for (std::int64_t j = 0; j <= last && j < s.seq_kv; ++j) sum += (row[j] = std::exp(row[j] - m));
-    for (std::int64_t j = 0; j <= last && j < s.seq_kv; ++j) row[j] /= sum;
-  }
-  return p;
-}
-
-std::vector<double> forward_reference(const HostAttention& in, AttentionShape s) {
-  std::vector<double> o(q_elements(s), 0.0);
-  const std::int64_t D = s.head_dim;
-  for (std::int64_t b = 0; b < s.batch; ++b)
-    for (std::int64_t h = 0; h < s.heads; ++h) {
-      const auto p = probabilities(in, s, b, h);
-      const std::int64_t hk = h / (s.heads / s.kv_heads);
-      for (std::int64_t i = 0; i < s.seq_q; ++i)
-        for (std::int64_t j = 0; j < s.seq_kv; ++j) {
-          const double pij = p[std::size_t(i * s.seq_kv + j)];
-          if (pij == 0) continue;
-          const float* vj = in.v.data() + ((b * s.seq_kv + j) * s.kv_heads + hk) * D;
-          double* oi = o.data() + ((b * s.seq_q + i) * s.heads + h) * D;
-          for (std::int64_t d = 0; d < D; ++d) oi[d] += pij * vj[d];
-        }
-    }
-  return o;
-}
-
-// dQ, dK, dV concatenated: dP = dO V^T, dS = P (dP - rowsum(dO * O)), dQ = c dS K, dK = c dS^T Q,
-// dV = P^T dO.
-std::vector<double> backward_reference(const HostAttention& in, AttentionShape s) {
-  const auto o = forward_reference(in, s);
-  const std::int64_t D = s.head_dim;
-  const double c = 1.0 / std::sqrt(double(D));
-  std::vector<double> dq(q_elements(s), 0.0), dk(kv_elements(s), 0.0), dv(kv_elements(s), 0.0);
-  for (std::int64_t b = 0; b < s.batch; ++b)
-    for (std::int64_t h = 0; h < s.heads; ++h) {
-      const auto p = probabilities(in, s, b, h);
-      const std::int64_t hk = h / (s.heads / s.kv_heads);
-      auto q_at = [&](std::int64_t i) { return ((b * s.seq_q + i) * s.heads + h) * D; };
-      auto kv_at = [&](std::int64_t j) { return ((b * s.seq_kv + j) * s.kv_heads + hk) * D; };
-      for (std::int64_t i = 0; i < s.seq_q; ++i) {
-        double delta = 0;
-        for (std::int64_t d = 0; d < D; ++d)
-          delta += double(in.d_o[std::size_t(q_at(i) + d)]) * o[std::size_t(q_at(i) + d)];
-        for (std::int64_t j = 0; j < s.seq_kv; ++j) {
-          const double pij = p[std::size_t(i * s.seq_kv + j)];
-          if (pij == 0) continue;
-          double dp = 0;
-          for (std::int64_t d = 0; d < D; ++d)
-            dp += double(in.d_o[std::size_t(q_at(i) + d)]) * in.v[std::size_t(kv_at(j) + d)];
-          const double ds = pij * (dp - delta) * c;
-          for (std::int64_t d = 0; d < D; ++d) {
-            dq[std::size_t(q_at(i) + d)] += ds * in.k[std::size_t(kv_at(j) + d)];
-            dk[std::size_t(kv_at(j) + d)] += ds * in.q[std::size_t(q_at(i) + d)];
-            dv[std::size_t(kv_at(j) + d)] += pij * in.d_o[std::size_t(q_at(i) + d)];
-          }
-        }
-      }
-    }
-  dq.insert(dq.end(), dk.begin(), dk.end());
-  dq.insert(dq.end(), dv.begin(), dv.end());
-  return dq;
-}
-
 enum class Impl { cudnn, unfused, flash };
 const char* name(Impl i) {
   return i == Impl::cudnn ? "cudnn_sdpa" : (i == Impl::unfused ? "unfused" : "flash");
 }
 
-struct DeviceAttention {
-  DeviceBuffer<unsigned char> q, k, v, o, d_o, dq, dk, dv;
-  DeviceBuffer<float> stats;
-  DeviceAttention(AttentionShape s, Precision p, bool backward)
-      : q(q_elements(s) * element_bytes(p)),
-        k(kv_elements(s) * element_bytes(p)),
-        v(kv_elements(s) * element_bytes(p)),
-        o(q_elements(s) * element_bytes(p)),
-        stats(std::size_t(s.batch * s.heads * s.seq_q)) {
-    if (backward) {
-      d_o = DeviceBuffer<unsigned char>(q.bytes());
-      dq = DeviceBuffer<unsigned char>(q.bytes());
-      dk = DeviceBuffer<unsigned char>(k.bytes());
-      dv = DeviceBuffer<unsigned char>(v.bytes());
-    }
-  }
-};
+// Buffers sized for a uniform batch.
+AttentionBuffers device_buffers(AttentionShape s, Precision p, bool backward) {
+  return {q_elements(s), kv_elements(s), std::size_t(s.batch * s.heads * s.seq_q), p, backward};
+}
 
 // A forward implementation bound to its buffers: returns the launch body.
-Launch forward_launch(Impl impl, AttentionShape s, Precision p, DeviceAttention& d,
+Launch forward_launch(Impl impl, AttentionShape s, Precision p, AttentionBuffers& d,
                       std::unique_ptr<CudnnSdpa>& cudnn,
                       std::unique_ptr<UnfusedAttention>& unfused) {
   switch (impl) {
     case Impl::cudnn:
       cudnn = std::make_unique<CudnnSdpa>(s, p, CudnnSdpa::Direction::forward);
-      return [&, s](cudaStream_t st, int) {
-        cudnn->forward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.stats.get(), st);
-      };
+      return [&](cudaStream_t st, int) { d.forward(*cudnn, st); };
     case Impl::unfused:
       unfused =
           std::make_unique<UnfusedAttention>(s, p, d.q.get(), d.k.get(), d.v.get(), d.o.get());
@@ -172,7 +66,7 @@ void check_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
                      seeded_values(kv_elements(s), 32, p),
                      seeded_values(kv_elements(s), 33, p),
                      {}};
-    DeviceAttention d(s, p, false);
+    AttentionBuffers d = device_buffers(s, p, false);
     d.q.upload(to_storage(in.q, p));
     d.k.upload(to_storage(in.k, p));
     d.v.upload(to_storage(in.v, p));
@@ -192,30 +86,25 @@ void check_backward(Context& ctx, AttentionShape s, Precision p) {
   guarded(ctx, row, [&] {
     HostAttention in{seeded_values(q_elements(s), 41, p), seeded_values(kv_elements(s), 42, p),
                      seeded_values(kv_elements(s), 43, p), seeded_values(q_elements(s), 44, p)};
-    DeviceAttention d(s, p, true);
+    AttentionBuffers d = device_buffers(s, p, true);
     d.q.upload(to_storage(in.q, p));
     d.k.upload(to_storage(in.k, p));
     d.v.upload(to_storage(in.v, p));
     d.d_o.upload(to_storage(in.d_o, p));
     CudnnSdpa fwd(s, p, CudnnSdpa::Direction::forward), bwd(s, p, CudnnSdpa::Direction::backward);
     name_cudnn_path(row, &bwd);
-    fwd.forward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.stats.get(), ctx.stream());
-    bwd.backward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.d_o.get(), d.stats.get(), d.dq.get(),
-                 d.dk.get(), d.dv.get(), ctx.stream());
+    d.forward(fwd, ctx.stream());
+    d.backward(bwd, ctx.stream());
     PERFGATE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    auto out = from_storage(d.dq.download(), p);
-    for (auto* buffer : {&d.dk, &d.dv}) {
-      const auto part = from_storage(buffer->download(), p);
-      out.insert(out.end(), part.begin(), part.end());
-    }
-    ctx.check_row(row, relative_error(out, backward_reference(in, s)), 2 * error_bound(p));
+    ctx.check_row(row, relative_error(d.gradients(p), backward_reference(in, s)),
+                  2 * error_bound(p));
   });
 }
 
 void time_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
   Row row{"attention_fwd", name(impl), attention_shape_text(s), to_string(p)};
   guarded(ctx, row, [&] {
-    DeviceAttention d(s, p, false);
+    AttentionBuffers d = device_buffers(s, p, false);
     fill_random(p, d.q.get(), q_elements(s), 51, ctx.stream());
     fill_random(p, d.k.get(), kv_elements(s), 52, ctx.stream());
     fill_random(p, d.v.get(), kv_elements(s), 53, ctx.stream());
@@ -230,21 +119,17 @@ void time_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
 void time_backward(Context& ctx, AttentionShape s, Precision p) {
   Row row{"attention_bwd", "cudnn_sdpa", attention_shape_text(s), to_string(p)};
   guarded(ctx, row, [&] {
-    DeviceAttention d(s, p, true);
+    AttentionBuffers d = device_buffers(s, p, true);
     fill_random(p, d.q.get(), q_elements(s), 61, ctx.stream());
     fill_random(p, d.k.get(), kv_elements(s), 62, ctx.stream());
     fill_random(p, d.v.get(), kv_elements(s), 63, ctx.stream());
     fill_random(p, d.d_o.get(), q_elements(s), 64, ctx.stream());
     CudnnSdpa fwd(s, p, CudnnSdpa::Direction::forward), bwd(s, p, CudnnSdpa::Direction::backward);
     name_cudnn_path(row, &bwd);
-    fwd.forward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.stats.get(), ctx.stream());
+    d.forward(fwd, ctx.stream());
     ctx.time_row(
-        row,
-        [&](cudaStream_t st, int) {
-          bwd.backward(d.q.get(), d.k.get(), d.v.get(), d.o.get(), d.d_o.get(), d.stats.get(),
-                       d.dq.get(), d.dk.get(), d.dv.get(), st);
-        },
-        attention_backward_traffic(s, p), Bound::compute);
+        row, [&](cudaStream_t st, int) { d.backward(bwd, st); }, attention_backward_traffic(s, p),
+        Bound::compute);
   });
 }
 

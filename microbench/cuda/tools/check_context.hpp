@@ -105,5 +105,6 @@ void measure_ceilings(Context& ctx);
 void run_fused_cases(Context& ctx);
 void run_gemm_cases(Context& ctx);
 void run_attention_cases(Context& ctx);
+void run_packed_attention_cases(Context& ctx);  // variable-length batches, cu_seqlens layout
 
 }  // namespace perfgate::cuda::check

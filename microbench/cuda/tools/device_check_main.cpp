@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
     check::run_gemm_cases(ctx);
     check::run_fused_cases(ctx);
     check::run_attention_cases(ctx);
+    check::run_packed_attention_cases(ctx);
 
     const std::string table = check::markdown_table(header, ctx.ceilings(), ctx.rows());
     if (!args.options.quiet) std::printf("%s", table.c_str());

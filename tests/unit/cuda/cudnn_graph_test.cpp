@@ -90,3 +90,54 @@ TEST_CASE("a malformed operation is refused when it is described, naming the cuD
   CHECK_THROWS_AS(g.matmul(a, b, c), perfgate::ToolError);
   CHECK_THROWS_WITH(g.matmul(a, b, c), Catch::Contains("cudnnBackendFinalize"));
 }
+
+TEST_CASE("packed batches: ragged Q/K/V/O, per-sequence matmul sizes and the padding mask") {
+  using sdpa_composite::Probabilities;
+  // The padding mask: two index generators, two length comparisons, their AND, a select = 6.
+  // cuDNN before 9.10 needs it again after the statistics are subtracted (backward).
+  const std::size_t padding = 6;
+  const std::size_t backward_padding = cudnnGetVersion() < 91000 ? 2 * padding : padding;
+  const std::pair<AttentionShape, std::size_t> forward[] = {
+      {shape(16, 16, 1024, 1024, false), 10 + padding},
+      {shape(16, 4, 1024, 1024, true), 14 + padding}};
+  for (const auto& [s, operations] : forward) {
+    for (const auto p : {Probabilities::plain, Probabilities::reordered}) {
+      INFO("forward, heads " << s.heads << "/" << s.kv_heads << " causal " << s.causal);
+      cudnn_graph::Graph g;
+      std::vector<cudnnBackendDescriptor_t> ops;
+      REQUIRE_NOTHROW(ops = sdpa_composite::describe_forward(g, s, CUDNN_DATA_BFLOAT16, p, true));
+      CHECK(ops.size() == operations);
+    }
+  }
+  const std::pair<AttentionShape, std::size_t> backward[] = {
+      {shape(16, 16, 1024, 1024, false), 18 + backward_padding},
+      {shape(16, 16, 1024, 1024, true), 22 + backward_padding},
+      {shape(16, 4, 1024, 1024, true), 24 + backward_padding}};
+  for (const auto& [s, operations] : backward) {
+    INFO("backward, heads " << s.heads << "/" << s.kv_heads << " causal " << s.causal);
+    cudnn_graph::Graph g;
+    std::vector<cudnnBackendDescriptor_t> ops;
+    REQUIRE_NOTHROW(ops = sdpa_composite::describe_backward(g, s, CUDNN_DATA_HALF, true));
+    CHECK(ops.size() == operations);
+  }
+  for (const auto d : {sdpa_operation::Direction::forward, sdpa_operation::Direction::backward}) {
+    cudnn_graph::Graph g;
+    try {
+      CHECK(sdpa_operation::describe(g, shape(16, 4, 512, 512, false), CUDNN_DATA_BFLOAT16, d,
+                                     true) != nullptr);
+    } catch (const Unsupported& e) {
+      WARN("this cuDNN has no such operation: " << e.what());
+    }
+  }
+}
+
+TEST_CASE("a ragged offset must be an integer tensor") {
+  cudnn_graph::Graph g;
+  const auto offsets = g.tensor({1, CUDNN_DATA_FLOAT, {3, 1, 1, 1}, {1, 1, 1, 1}});
+  cudnn_graph::TensorSpec q{2, CUDNN_DATA_BFLOAT16, {2, 4, 64, 64}, {64 * 4 * 64, 64, 4 * 64, 1}};
+  q.ragged_offset = offsets;
+  CHECK_THROWS_AS(g.tensor(q), perfgate::ToolError);
+  q.uid = 3;
+  q.ragged_offset = g.tensor({4, CUDNN_DATA_INT64, {3, 1, 1, 1}, {1, 1, 1, 1}});
+  CHECK_NOTHROW(g.tensor(q));
+}

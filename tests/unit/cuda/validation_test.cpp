@@ -26,6 +26,9 @@ TEST_CASE("the flash kernel states what it supports") {
   CHECK_THAT(why, Catch::Contains("head_dim"));
   CHECK_FALSE(flash_supported({1, 16, 16, 100, 100, 128, false}, Precision::bf16, &why));
   CHECK_THAT(why, Catch::Contains("multiples of 64"));
+  CHECK(flash_supported({4, 16, 16, 100, 100, 128, false}, Precision::bf16, &why, true));  // packed
+  CHECK_FALSE(flash_supported({1, 16, 16, 128, 64, 128, true}, Precision::bf16, &why));
+  CHECK_THAT(why, Catch::Contains("more queries than keys"));
   CHECK_FALSE(flash_supported({1, 16, 16, 128, 128, 128, false}, Precision::f32, &why));
   CHECK_THROWS_AS(flash_supported({1, 16, 5, 128, 128, 128, false}, Precision::bf16, &why),
                   perfgate::InputError);
@@ -52,4 +55,33 @@ TEST_CASE("host storage conversions round like the device") {
   for (float v : seeded) CHECK(std::abs(v) >= 0.25f);
   CHECK(relative_error({1.0f, 2.0f}, {1.0, 2.0}) == 0.0);
   CHECK(relative_error({1.0f, NAN}, {1.0, 2.0}) == Approx(INFINITY));
+}
+
+TEST_CASE("packed variable-length batches are validated against the shape, naming the fault") {
+  const AttentionShape s{3, 8, 2, 128, 128, 64, false};
+  CHECK_NOTHROW(validate(PackedSequences{{0, 100, 228, 292}, {0, 100, 228, 292}}, s));
+  CHECK_THROWS_WITH(validate(PackedSequences{{0, 100, 228}, {0, 100, 228, 292}}, s),
+                    Catch::Contains("cu_q has 3 offsets; a batch of 3 needs 4"));
+  CHECK_THROWS_WITH(validate(PackedSequences{{1, 100, 228, 292}, {0, 100, 228, 292}}, s),
+                    Catch::Contains("cu_q must start at 0"));
+  CHECK_THROWS_WITH(validate(PackedSequences{{0, 100, 229, 292}, {0, 100, 228, 292}}, s),
+                    Catch::Contains("cu_q: sequence 1 has length 129, outside 1..128"));
+  CHECK_THROWS_WITH(validate(PackedSequences{{0, 100, 228, 292}, {0, 100, 100, 292}}, s),
+                    Catch::Contains("cu_kv: sequence 1 has length 0"));
+  CHECK_THROWS_AS(validate(PackedSequences{{0, 100, 228, 292}, {0, 100, 228, 292}},
+                           AttentionShape{3, 8, 3, 128, 128, 64, false}),
+                  perfgate::InputError);
+  CHECK(sequence_lengths({0, 100, 228, 292}) == std::vector<std::int32_t>{100, 128, 64});
+  CHECK(element_offsets({0, 100, 228}, 2 * 64) == std::vector<std::int64_t>{0, 12800, 29184});
+}
+
+TEST_CASE("cuDNN attention declines a causal mask on packed sequences of unequal lengths") {
+  // Checked before any cuDNN handle is made: no GPU is needed to be told.
+  const AttentionShape s{2, 8, 8, 128, 128, 64, true};
+  const PackedSequences unequal{{0, 100, 228}, {0, 120, 248}};
+  CHECK_THROWS_AS(CudnnSdpa(s, Precision::bf16, CudnnSdpa::Direction::forward, unequal),
+                  Unsupported);
+  CHECK_THROWS_AS(CudnnSdpa(s, Precision::bf16, CudnnSdpa::Direction::forward,
+                            PackedSequences{{0, 100}, {0, 100}}),
+                  perfgate::InputError);
 }

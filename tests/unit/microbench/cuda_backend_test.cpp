@@ -102,7 +102,12 @@ TEST_CASE("the CUDA cases skip with the reason without a device and pass with on
       cuda_case("attention", "cudnn", attention("0", "0")),
       cuda_case("attention", "unfused", attention("1", "0")),
       cuda_case("attention", "unfused", attention("1", "1")),  // per sequence
-      cuda_case("attention", "flash", attention("1", "0"))};
+      cuda_case("attention", "flash", attention("1", "0")),
+      // Packed variable-length batches: cuDNN's ragged offsets, the flash kernel's packed form.
+      cuda_case("attention", "cudnn", attention("0", "1")),
+      cuda_case("attention", "cudnn", attention("1", "1")),
+      cuda_case("attention", "flash", attention("0", "1")),
+      cuda_case("attention", "flash", attention("1", "1"))};
   for (const auto& c : cases) {
     INFO(c.key().name());
     const auto r = execute_case(c);
@@ -124,10 +129,11 @@ TEST_CASE("CUDA attention declines the cases it cannot do, naming why") {
   }
   auto d96 = attention("0", "0");
   d96["d"] = "96";
+  auto odd_length = attention("0", "0");  // a uniform batch of 100: no packed form to mask it
+  odd_length["sq"] = odd_length["sk"] = "100";
   const std::vector<std::pair<CaseRequest, std::string>> declined = {
-      {cuda_case("attention", "cudnn", attention("0", "1")), "variable-length"},
-      {cuda_case("attention", "flash", attention("0", "1")), "variable-length"},
-      {cuda_case("attention", "flash", d96), "head_dim 64 and 128"}};
+      {cuda_case("attention", "flash", d96), "head_dim 64 and 128"},
+      {cuda_case("attention", "flash", odd_length), "multiples of 64"}};
   for (const auto& [c, why] : declined) {
     INFO(c.key().name());
     const auto r = execute_case(c);
