@@ -10,81 +10,16 @@
 
 #include <cmath>
 
+#include "flash_mma.cuh"
 #include "perfgate/cuda/attention.hpp"
 #include "perfgate/cuda/check.hpp"
 
 namespace perfgate::cuda {
 namespace {
 
+using namespace flash;
+
 constexpr int kBr = 64, kBc = 64, kWarps = 4, kThreads = kWarps * 32, kPad = 8;
-
-template <class T>
-__device__ __forceinline__ void mma16816(float (&d)[4], const std::uint32_t (&a)[4],
-                                         std::uint32_t b0, std::uint32_t b1) {
-  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-        "{%8,%9}, "
-        "{%0,%1,%2,%3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-  } else {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-        "{%0,%1,%2,%3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-  }
-}
-
-template <class T>
-__device__ __forceinline__ std::uint32_t pack(float lo, float hi) {
-  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-    __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<std::uint32_t*>(&v);
-  } else {
-    __half2 v = __floats2half2_rn(lo, hi);
-    return *reinterpret_cast<std::uint32_t*>(&v);
-  }
-}
-
-__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
-  const unsigned addr = unsigned(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(addr), "l"(gmem));
-}
-// As cp_async16, but the 16 shared bytes are zero-filled when `valid` is false (nothing is read).
-__device__ __forceinline__ void cp_async16_or_zero(void* smem, const void* gmem, bool valid) {
-  const unsigned addr = unsigned(__cvta_generic_to_shared(smem));
-  const unsigned bytes = valid ? 16u : 0u;
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(addr), "l"(gmem),
-               "r"(bytes));
-}
-__device__ __forceinline__ void cp_async_commit() {
-  asm volatile("cp.async.commit_group;\n" ::);
-}
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
-
-// Two B-fragments (n-tiles n0 and n0+8, k16) of a row-major [n][k] tile: K for S = QK^T. One
-// instruction per two mma instead of two 32-bit shared loads per mma, which kept the issue slots
-// of the S product busy with loads.
-__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* smem) {
-  const unsigned addr = unsigned(__cvta_generic_to_shared(smem));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(addr));
-}
-
-// Two B-fragments (n-tiles n0 and n0+8) of a row-major [k][n] tile, transposed on load: V for
-// O += PV.
-__device__ __forceinline__ void ldmatrix_x4_trans(std::uint32_t (&r)[4], const void* smem) {
-  const unsigned addr = unsigned(__cvta_generic_to_shared(smem));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(addr));
-}
 
 // Where a block's sequence starts (in rows) and how long it is.
 struct SequenceRows {
@@ -145,23 +80,9 @@ __global__ void __launch_bounds__(kThreads)
   if (causal) tiles = min(tiles, max(0, (block_q0 + kBr - 1 + offset) / kBc + 1));
 
   auto load_tile = [&](int stage, int tile) {
-    constexpr int chunks_per_row = D * int(sizeof(T)) / 16;
-    T* ks = k_tiles + stage * kBc * kStride;
-    T* vs = v_tiles + stage * kBc * kStride;
-#pragma unroll
-    for (int c = threadIdx.x; c < kBc * chunks_per_row; c += kThreads) {
-      const int row = c / chunks_per_row, col = (c % chunks_per_row) * (16 / int(sizeof(T)));
-      const std::int64_t src = std::int64_t(tile * kBc + row) * kv_stride + col;
-      if constexpr (kPacked) {  // keys past the sequence: zeros, and their address is not read
-        const bool valid = tile * kBc + row < len_kv;
-        cp_async16_or_zero(ks + row * kStride + col, valid ? kb + src : kb, valid);
-        cp_async16_or_zero(vs + row * kStride + col, valid ? vb + src : vb, valid);
-      } else {
-        cp_async16(ks + row * kStride + col, kb + src);
-        cp_async16(vs + row * kStride + col, vb + src);
-      }
-    }
-    cp_async_commit();
+    load_kv_tile<T, D, kBc, kThreads, kStride, kPacked>(k_tiles + stage * kBc * kStride,
+                                                        v_tiles + stage * kBc * kStride, kb, vb,
+                                                        kv_stride, tile, len_kv);
   };
 
   float acc[D / 8][4] = {};
@@ -169,13 +90,7 @@ __global__ void __launch_bounds__(kThreads)
   if (tiles > 0) load_tile(0, 0);
 
   for (int tile = 0; tile < tiles; ++tile) {
-    if (tile + 1 < tiles) {
-      load_tile((tile + 1) & 1, tile + 1);
-      cp_async_wait<1>();
-    } else {
-      cp_async_wait<0>();
-    }
-    __syncthreads();
+    await_tile(tile, tiles, load_tile);
     const T* ks = k_tiles + (tile & 1) * kBc * kStride;
     const T* vs = v_tiles + (tile & 1) * kBc * kStride;
 
@@ -184,11 +99,8 @@ __global__ void __launch_bounds__(kThreads)
     for (int nt = 0; nt < kBc / 8; nt += 2) {
 #pragma unroll
       for (int kk = 0; kk < D / 16; ++kk) {
-        // Lanes 0-7 address keys nt*8.., dims kk*16..; 8-15 dims +8; 16-23 keys +8; 24-31 both.
         std::uint32_t b[4];
-        const int row = nt * 8 + (lane & 7) + ((lane >> 4) & 1) * 8,
-                  col = kk * 16 + ((lane >> 3) & 1) * 8;
-        ldmatrix_x4(b, ks + row * kStride + col);
+        ldmatrix_x4(b, ks + k_fragment_offset(nt, kk, lane, kStride));
         mma16816<T>(s[nt], qf[kk], b[0], b[1]);
         mma16816<T>(s[nt + 1], qf[kk], b[2], b[3]);
       }
@@ -203,42 +115,15 @@ __global__ void __launch_bounds__(kThreads)
           if ((causal && key > query + offset) || (past_end && key >= len_kv)) s[nt][e] = -INFINITY;
         }
     }
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      float mx = -INFINITY;
-#pragma unroll
-      for (int nt = 0; nt < kBc / 8; ++nt) mx = fmaxf(mx, fmaxf(s[nt][2 * r], s[nt][2 * r + 1]));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-      const float m_new = fmaxf(row_max[r], mx * scale_log2);
-      const float m_use = m_new == -INFINITY ? 0.0f : m_new;  // a fully masked row so far
-      const float alpha = exp2f(row_max[r] - m_use);
-      row_max[r] = m_new;
-      float sum = 0;
-#pragma unroll
-      for (int nt = 0; nt < kBc / 8; ++nt) {
-        s[nt][2 * r] = exp2f(s[nt][2 * r] * scale_log2 - m_use);
-        s[nt][2 * r + 1] = exp2f(s[nt][2 * r + 1] * scale_log2 - m_use);
-        sum += s[nt][2 * r] + s[nt][2 * r + 1];
-      }
-      row_sum[r] = row_sum[r] * alpha + sum;  // this thread's share; the quad is summed at the end
-#pragma unroll
-      for (int dt = 0; dt < D / 8; ++dt) {
-        acc[dt][2 * r] *= alpha;
-        acc[dt][2 * r + 1] *= alpha;
-      }
-    }
+    online_softmax<kBc / 8, D>(s, row_max, row_sum, acc, scale_log2);
 #pragma unroll
     for (int kk = 0; kk < kBc / 16; ++kk) {
-      const std::uint32_t a[4] = {
-          pack<T>(s[2 * kk][0], s[2 * kk][1]), pack<T>(s[2 * kk][2], s[2 * kk][3]),
-          pack<T>(s[2 * kk + 1][0], s[2 * kk + 1][1]), pack<T>(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+      std::uint32_t a[4];
+      probability_fragment<T>(a, s, kk);
 #pragma unroll
       for (int dt = 0; dt < D / 8; dt += 2) {
         std::uint32_t b[4];
-        const int row = kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8,
-                  col = dt * 8 + (lane >> 4) * 8;
-        ldmatrix_x4_trans(b, vs + row * kStride + col);
+        ldmatrix_x4_trans(b, vs + v_fragment_offset(kk, dt, lane, kStride));
         mma16816<T>(acc[dt], a, b[0], b[1]);
         mma16816<T>(acc[dt + 1], a, b[2], b[3]);
       }
@@ -247,19 +132,8 @@ __global__ void __launch_bounds__(kThreads)
   }
 
   T* ob = o + (rows.q_begin * heads + head) * D;
-#pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    float sum = row_sum[r];
-    sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-    sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-    const float inv = sum > 0 ? 1.0f / sum : 0.0f;
-    if (kPacked && q0 + g + 8 * r >= rows.len_q) continue;  // past the sequence: not stored
-    T* orow = ob + std::int64_t(q0 + g + 8 * r) * q_stride + 2 * t;
-#pragma unroll
-    for (int dt = 0; dt < D / 8; ++dt)
-      *reinterpret_cast<std::uint32_t*>(orow + dt * 8) =
-          pack<T>(acc[dt][2 * r] * inv, acc[dt][2 * r + 1] * inv);
-  }
+  const bool keep[2] = {!kPacked || q0 + g < rows.len_q, !kPacked || q0 + g + 8 < rows.len_q};
+  store_output<T, D>(ob + std::int64_t(q0 + g) * q_stride + 2 * t, q_stride, acc, row_sum, keep);
 }
 
 template <class T, int D, bool kPacked>

@@ -1,6 +1,7 @@
 // Attention family: cuDNN SDPA (forward and backward), the unfused cuBLAS+softmax baseline
-// and the own flash forward kernel, each checked against a double-precision host reference
-// (GQA, causal where supported), then timed at head_dim 128, sequences 4k-16k.
+// and the own flash forward kernel (64- and 128-query tiles), each checked against a
+// double-precision host reference (GQA, causal where supported), then timed at head_dim 128,
+// sequences 4k-16k.
 #include "attention_buffers.hpp"
 #include "attention_reference.hpp"
 #include "check_context.hpp"
@@ -12,9 +13,21 @@
 namespace perfgate::cuda::check {
 namespace {
 
-enum class Impl { cudnn, unfused, flash };
+// flash_q128: the 128-query-tile kernel, timed beside the 64-query one until a GPU run says
+// which the registry's `flash` should be.
+enum class Impl { cudnn, unfused, flash, flash_q128 };
 const char* name(Impl i) {
-  return i == Impl::cudnn ? "cudnn_sdpa" : (i == Impl::unfused ? "unfused" : "flash");
+  switch (i) {
+    case Impl::cudnn:
+      return "cudnn_sdpa";
+    case Impl::unfused:
+      return "unfused";
+    case Impl::flash:
+      return "flash";
+    case Impl::flash_q128:
+      return "flash_q128";
+  }
+  return "?";
 }
 
 // Buffers sized for a uniform batch.
@@ -39,6 +52,13 @@ Launch forward_launch(Impl impl, AttentionShape s, Precision p, AttentionBuffers
       if (!flash_supported(s, p, &why)) throw InputError(why);
       return [&, s, p](cudaStream_t st, int) {
         flash_attention_forward(p, s, d.q.get(), d.k.get(), d.v.get(), d.o.get(), st);
+      };
+    }
+    case Impl::flash_q128: {
+      std::string why;
+      if (!flash_wide_supported(s, p, &why)) throw InputError(why);
+      return [&, s, p](cudaStream_t st, int) {
+        flash_attention_forward_wide(p, s, d.q.get(), d.k.get(), d.v.get(), d.o.get(), st);
       };
     }
   }
@@ -142,15 +162,21 @@ void run_attention_cases(Context& ctx) {
     causal.causal = true;
     AttentionShape mha = gqa;
     mha.kv_heads = 4;
-    for (Impl impl : {Impl::cudnn, Impl::unfused, Impl::flash}) {
+    for (Impl impl : {Impl::cudnn, Impl::unfused, Impl::flash, Impl::flash_q128}) {
       check_forward(ctx, impl, gqa, Precision::bf16);
       check_forward(ctx, impl, causal, Precision::bf16);
     }
     check_forward(ctx, Impl::cudnn, mha, Precision::bf16);
-    check_forward(ctx, Impl::flash, gqa, Precision::f16);
     AttentionShape d64 = gqa;
     d64.head_dim = 64;
-    check_forward(ctx, Impl::flash, d64, Precision::bf16);
+    AttentionShape causal_long = causal;  // several K/V tiles and query blocks, unequal lengths
+    causal_long.seq_q = 256;
+    causal_long.seq_kv = 384;
+    for (Impl impl : {Impl::flash, Impl::flash_q128}) {
+      check_forward(ctx, impl, gqa, Precision::f16);
+      check_forward(ctx, impl, d64, Precision::bf16);
+      check_forward(ctx, impl, causal_long, Precision::bf16);
+    }
     check_backward(ctx, mha, Precision::bf16);
     check_backward(ctx, gqa, Precision::bf16);
     AttentionShape mha_causal = mha;
@@ -166,6 +192,7 @@ void run_attention_cases(Context& ctx) {
     time_forward(ctx, Impl::cudnn, s, p);
     time_forward(ctx, Impl::flash, s, p);
     if (ctx.spread_only()) continue;
+    time_forward(ctx, Impl::flash_q128, s, p);
     if (seq == 4096) time_forward(ctx, Impl::unfused, s, p);
     if (seq <= 8192) time_backward(ctx, s, p);
   }
@@ -173,11 +200,13 @@ void run_attention_cases(Context& ctx) {
   AttentionShape causal{4, 16, 16, 8192, 8192, 128, true};
   time_forward(ctx, Impl::cudnn, causal, p);
   time_forward(ctx, Impl::flash, causal, p);
+  time_forward(ctx, Impl::flash_q128, causal, p);
   time_backward(ctx, AttentionShape{8, 16, 16, 4096, 4096, 128, true}, p);
   time_forward(ctx, Impl::unfused, AttentionShape{8, 16, 16, 4096, 4096, 128, true}, p);
   AttentionShape gqa{4, 32, 8, 8192, 8192, 128, false};
   time_forward(ctx, Impl::cudnn, gqa, p);
   time_forward(ctx, Impl::flash, gqa, p);
+  time_forward(ctx, Impl::flash_q128, gqa, p);
 }
 
 }  // namespace perfgate::cuda::check

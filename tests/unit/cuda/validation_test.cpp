@@ -29,6 +29,12 @@ TEST_CASE("the flash kernel states what it supports") {
   CHECK(flash_supported({4, 16, 16, 100, 100, 128, false}, Precision::bf16, &why, true));  // packed
   CHECK_FALSE(flash_supported({1, 16, 16, 128, 64, 128, true}, Precision::bf16, &why));
   CHECK_THAT(why, Catch::Contains("more queries than keys"));
+  // The 128-query tile: uniform batches whose query sequences are multiples of 128.
+  CHECK(flash_wide_supported({1, 16, 16, 4096, 4096, 128, false}, Precision::bf16, &why));
+  CHECK_FALSE(flash_wide_supported({1, 16, 16, 192, 192, 128, false}, Precision::bf16, &why));
+  CHECK_THAT(why, Catch::Contains("multiples of 128"));
+  CHECK_FALSE(flash_wide_supported({1, 16, 16, 256, 256, 96, false}, Precision::bf16, &why));
+  CHECK_THAT(why, Catch::Contains("head_dim"));
   CHECK_FALSE(flash_supported({1, 16, 16, 128, 128, 128, false}, Precision::f32, &why));
   CHECK_THROWS_AS(flash_supported({1, 16, 5, 128, 128, 128, false}, Precision::bf16, &why),
                   perfgate::InputError);

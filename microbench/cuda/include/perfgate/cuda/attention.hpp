@@ -44,6 +44,13 @@ void flash_attention_forward(Precision p, AttentionShape s, const void* q, const
                              const void* v, void* o, cudaStream_t stream,
                              const FlashPacking& packing = {});
 
+// The same forward with FlashAttention-2's 128-query tile (32 queries per warp, Q staged in
+// shared memory): twice the mma per K/V fragment loaded. Uniform batches with query sequences
+// multiple of 128; measured beside the 64-query kernel by the device check.
+bool flash_wide_supported(AttentionShape s, Precision p, std::string* why);
+void flash_attention_forward_wide(Precision p, AttentionShape s, const void* q, const void* k,
+                                  const void* v, void* o, cudaStream_t stream);
+
 // The unfused baseline: batched cuBLAS QK^T into fp32 scores, a masked softmax kernel into
 // probabilities, batched cuBLAS PV. Owns the score and probability buffers.
 class UnfusedAttention {
