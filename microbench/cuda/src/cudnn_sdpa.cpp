@@ -40,19 +40,14 @@ struct DevicePacking {
         kv_offsets(offsets(element_offsets(packed.cu_kv, s.kv_heads * s.head_dim))) {}
 
  private:
+  template <class Offset>
+  static std::vector<unsigned char> as_bytes(const std::vector<Offset>& values) {
+    const auto* p = reinterpret_cast<const unsigned char*>(values.data());
+    return {p, p + values.size() * sizeof(Offset)};
+  }
   static std::vector<unsigned char> offsets(const std::vector<std::int64_t>& values) {
-    std::vector<unsigned char> bytes;
-    auto append = [&](auto value) {
-      const auto* p = reinterpret_cast<const unsigned char*>(&value);
-      bytes.insert(bytes.end(), p, p + sizeof(value));
-    };
-    for (const std::int64_t v : values) {
-      if (sdpa_packing::offset_type() == CUDNN_DATA_INT64)
-        append(v);
-      else
-        append(std::int32_t(v));
-    }
-    return bytes;
+    if (sdpa_packing::offset_type() == CUDNN_DATA_INT64) return as_bytes(values);
+    return as_bytes(std::vector<std::int32_t>(values.begin(), values.end()));
   }
 };
 
@@ -130,6 +125,7 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d, const PackedSeq
   if (s.causal && is_packed) require_square_sequences(packed, s);
   if (is_packed) require_ragged_support();
   Plan& g = *plan_;
+  if (is_packed) g.packing = DevicePacking(packed, s);  // whichever graph is built reads it
   const std::string packed_suffix = is_packed ? " (packed)" : "";
   g.causal = s.causal;
   g.scalars.scale = float(1.0 / std::sqrt(double(s.head_dim)));
@@ -144,7 +140,6 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d, const PackedSeq
       const auto op = sdpa_operation::describe(*g.graph, s, io, operation_direction(d), is_packed);
       if (g.graph->build_plan({op}, &refused)) {
         g.path = "SDPA operation" + packed_suffix;
-        if (is_packed) g.packing = DevicePacking(packed, s);
         return;
       }
       refused = "SDPA operation: " + refused;
@@ -169,7 +164,6 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d, const PackedSeq
       g.path = (probabilities == Probabilities::plain ? "composite graph"
                                                       : "composite graph (F16x16 probabilities)") +
                packed_suffix;
-      if (is_packed) g.packing = DevicePacking(packed, s);
       if (d == Direction::backward) {
         g.softmax_sum = DeviceBuffer<float>(std::size_t(s.batch * s.heads * s.seq_q));
         g.dq_accum = DeviceBuffer<float>(std::size_t(s.batch * s.heads * s.seq_q * s.head_dim));

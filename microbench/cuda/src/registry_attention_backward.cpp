@@ -15,15 +15,17 @@ class CudnnBackwardInstance final : public CudaInstance {
  public:
   CudnnBackwardInstance(const AttentionBackwardProblem& p, const CaseParams& params)
       : CudaInstance(precision(p.dtype), {p.q.size(), p.k.size(), p.k.size()}),
-        shape_(uniform_shape(p, params, "attention_backward/cudnn")),
+        shape_(attention_shape(p, "attention_backward/cudnn")),
         q_(upload(p.q, precision_)),
         k_(upload(p.k, precision_)),
         v_(upload(p.v, precision_)),
         d_o_(upload(p.dout, precision_)),
         o_(q_.bytes()),
         stats_(std::size_t(shape_.batch * shape_.heads * shape_.seq_q)),
-        backward_(shape_, precision_, pc::CudnnSdpa::Direction::backward) {
-    pc::CudnnSdpa forward(shape_, precision_, pc::CudnnSdpa::Direction::forward);
+        backward_(shape_, precision_, pc::CudnnSdpa::Direction::backward,
+                  packed_sequences(p, params)) {
+    pc::CudnnSdpa forward(shape_, precision_, pc::CudnnSdpa::Direction::forward,
+                          packed_sequences(p, params));
     forward.forward(q_.get(), k_.get(), v_.get(), o_.get(), stats_.get(), device().stream);
     PERFGATE_CUDA_CHECK(cudaStreamSynchronize(device().stream));
   }

@@ -37,14 +37,6 @@ perfgate::cuda::AttentionShape attention_shape(const AttentionProblem& p,
   return s;
 }
 
-perfgate::cuda::AttentionShape uniform_shape(const AttentionProblem& p, const CaseParams& params,
-                                             const std::string& label) {
-  if (is_varlen(params))
-    throw CaseUnsupported("cuda " + label +
-                          ": packed variable-length batches (ragged offsets) are not supported");
-  return attention_shape(p, label);
-}
-
 perfgate::cuda::PackedSequences packed_sequences(const AttentionProblem& p,
                                                  const CaseParams& params) {
   if (!is_varlen(params)) return {};

@@ -17,10 +17,6 @@ bool is_varlen(const CaseParams& params);
 // path needs bf16 or f16.
 perfgate::cuda::AttentionShape attention_shape(const AttentionProblem& p, const std::string& label);
 
-// As attention_shape, and also declines packed variable-length batches.
-perfgate::cuda::AttentionShape uniform_shape(const AttentionProblem& p, const CaseParams& params,
-                                             const std::string& label);
-
 // A varlen batch's cumulative offsets; empty for a uniform batch.
 perfgate::cuda::PackedSequences packed_sequences(const AttentionProblem& p,
                                                  const CaseParams& params);

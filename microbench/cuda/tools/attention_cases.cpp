@@ -17,17 +17,8 @@ namespace {
 // which the registry's `flash` should be.
 enum class Impl { cudnn, unfused, flash, flash_q128 };
 const char* name(Impl i) {
-  switch (i) {
-    case Impl::cudnn:
-      return "cudnn_sdpa";
-    case Impl::unfused:
-      return "unfused";
-    case Impl::flash:
-      return "flash";
-    case Impl::flash_q128:
-      return "flash_q128";
-  }
-  return "?";
+  static constexpr const char* names[] = {"cudnn_sdpa", "unfused", "flash", "flash_q128"};
+  return names[static_cast<int>(i)];
 }
 
 // Buffers sized for a uniform batch.
@@ -74,11 +65,6 @@ std::string attention_shape_text(AttentionShape s) {
          (s.causal ? " causal" : "");
 }
 
-// cuDNN's SDPA operation is "cudnn_sdpa"; the composite graph it falls back to, "cudnn_graph".
-void name_cudnn_path(Row& row, const CudnnSdpa* cudnn) {
-  if (cudnn != nullptr && cudnn->composite()) row.variant = "cudnn_graph";
-}
-
 void check_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
   Row row{"attention_fwd", name(impl), attention_shape_text(s), to_string(p)};
   guarded(ctx, row, [&] {
@@ -87,13 +73,11 @@ void check_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
                      seeded_values(kv_elements(s), 33, p),
                      {}};
     AttentionBuffers d = device_buffers(s, p, false);
-    d.q.upload(to_storage(in.q, p));
-    d.k.upload(to_storage(in.k, p));
-    d.v.upload(to_storage(in.v, p));
+    d.upload(in);
     std::unique_ptr<CudnnSdpa> cudnn;
     std::unique_ptr<UnfusedAttention> unfused;
     const Launch launch = forward_launch(impl, s, p, d, cudnn, unfused);
-    name_cudnn_path(row, cudnn.get());
+    if (cudnn) row.variant = cudnn_variant(*cudnn);
     launch(ctx.stream(), 0);
     PERFGATE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     ctx.check_row(row, relative_error(from_storage(d.o.download(), p), forward_reference(in, s)),
@@ -107,17 +91,11 @@ void check_backward(Context& ctx, AttentionShape s, Precision p) {
     HostAttention in{seeded_values(q_elements(s), 41, p), seeded_values(kv_elements(s), 42, p),
                      seeded_values(kv_elements(s), 43, p), seeded_values(q_elements(s), 44, p)};
     AttentionBuffers d = device_buffers(s, p, true);
-    d.q.upload(to_storage(in.q, p));
-    d.k.upload(to_storage(in.k, p));
-    d.v.upload(to_storage(in.v, p));
-    d.d_o.upload(to_storage(in.d_o, p));
+    d.upload(in);
     CudnnSdpa fwd(s, p, CudnnSdpa::Direction::forward), bwd(s, p, CudnnSdpa::Direction::backward);
-    name_cudnn_path(row, &bwd);
-    d.forward(fwd, ctx.stream());
-    d.backward(bwd, ctx.stream());
-    PERFGATE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    ctx.check_row(row, relative_error(d.gradients(p), backward_reference(in, s)),
-                  2 * error_bound(p));
+    row.variant = cudnn_variant(bwd);
+    const auto gradients = d.forward_backward(fwd, bwd, ctx.stream());
+    ctx.check_row(row, relative_error(gradients, backward_reference(in, s)), 2 * error_bound(p));
   });
 }
 
@@ -125,13 +103,11 @@ void time_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
   Row row{"attention_fwd", name(impl), attention_shape_text(s), to_string(p)};
   guarded(ctx, row, [&] {
     AttentionBuffers d = device_buffers(s, p, false);
-    fill_random(p, d.q.get(), q_elements(s), 51, ctx.stream());
-    fill_random(p, d.k.get(), kv_elements(s), 52, ctx.stream());
-    fill_random(p, d.v.get(), kv_elements(s), 53, ctx.stream());
+    d.randomize(51, ctx.stream());
     std::unique_ptr<CudnnSdpa> cudnn;
     std::unique_ptr<UnfusedAttention> unfused;
     const Launch launch = forward_launch(impl, s, p, d, cudnn, unfused);
-    name_cudnn_path(row, cudnn.get());
+    if (cudnn) row.variant = cudnn_variant(*cudnn);
     ctx.time_row(row, launch, attention_forward_traffic(s, p), Bound::compute);
   });
 }
@@ -140,12 +116,9 @@ void time_backward(Context& ctx, AttentionShape s, Precision p) {
   Row row{"attention_bwd", "cudnn_sdpa", attention_shape_text(s), to_string(p)};
   guarded(ctx, row, [&] {
     AttentionBuffers d = device_buffers(s, p, true);
-    fill_random(p, d.q.get(), q_elements(s), 61, ctx.stream());
-    fill_random(p, d.k.get(), kv_elements(s), 62, ctx.stream());
-    fill_random(p, d.v.get(), kv_elements(s), 63, ctx.stream());
-    fill_random(p, d.d_o.get(), q_elements(s), 64, ctx.stream());
+    d.randomize(61, ctx.stream());
     CudnnSdpa fwd(s, p, CudnnSdpa::Direction::forward), bwd(s, p, CudnnSdpa::Direction::backward);
-    name_cudnn_path(row, &bwd);
+    row.variant = cudnn_variant(bwd);
     d.forward(fwd, ctx.stream());
     ctx.time_row(
         row, [&](cudaStream_t st, int) { d.backward(bwd, st); }, attention_backward_traffic(s, p),

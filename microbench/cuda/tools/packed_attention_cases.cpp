@@ -109,8 +109,9 @@ struct DevicePacked : AttentionBuffers {
 
 enum class Impl { cudnn, flash };
 
-const char* cudnn_variant(const CudnnSdpa& plan) {
-  return plan.composite() ? "cudnn_graph" : "cudnn_sdpa";
+// The row's first name; a cuDNN row is renamed after its plan (cudnn_variant).
+const char* name(Impl impl) {
+  return impl == Impl::flash ? "flash" : "cudnn_sdpa";
 }
 
 // The forward launch of `impl` on the packed buffers; a cuDNN plan is kept in `cudnn` and names
@@ -130,23 +131,15 @@ Launch forward_launch(Impl impl, const PackedBatch& b, Precision p, DevicePacked
   return [&](cudaStream_t st, int) { d.forward(*cudnn, st); };
 }
 
-void upload_inputs(DevicePacked& d, const HostAttention& in, Precision p) {
-  d.q.upload(to_storage(in.q, p));
-  d.k.upload(to_storage(in.k, p));
-  d.v.upload(to_storage(in.v, p));
-  if (!in.d_o.empty()) d.d_o.upload(to_storage(in.d_o, p));
-}
-
 void check_forward(Context& ctx, Impl impl, const PackedBatch& b, Precision p) {
-  Row row{"attention_fwd", impl == Impl::flash ? "flash" : "cudnn_sdpa", packed_shape_text(b),
-          to_string(p)};
+  Row row{"attention_fwd", name(impl), packed_shape_text(b), to_string(p)};
   guarded(ctx, row, [&] {
     const HostAttention in{seeded_values(b.q_count(), 71, p),
                            seeded_values(b.kv_count(), 72, p),
                            seeded_values(b.kv_count(), 73, p),
                            {}};
     DevicePacked d(b, p, false);
-    upload_inputs(d, in, p);
+    d.upload(in);
     std::unique_ptr<CudnnSdpa> cudnn;
     const Launch launch = forward_launch(impl, b, p, d, row, cudnn);
     launch(ctx.stream(), 0);
@@ -163,14 +156,12 @@ void check_backward(Context& ctx, const PackedBatch& b, Precision p) {
     const HostAttention in{seeded_values(b.q_count(), 81, p), seeded_values(b.kv_count(), 82, p),
                            seeded_values(b.kv_count(), 83, p), seeded_values(b.q_count(), 84, p)};
     DevicePacked d(b, p, true);
-    upload_inputs(d, in, p);
+    d.upload(in);
     CudnnSdpa fwd(b.bound, p, CudnnSdpa::Direction::forward, b.rows);
     CudnnSdpa bwd(b.bound, p, CudnnSdpa::Direction::backward, b.rows);
     row.variant = cudnn_variant(bwd);
-    d.forward(fwd, ctx.stream());
-    d.backward(bwd, ctx.stream());
-    PERFGATE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    ctx.check_row(row, relative_error(d.gradients(p), packed_backward_reference(in, b)),
+    const auto gradients = d.forward_backward(fwd, bwd, ctx.stream());
+    ctx.check_row(row, relative_error(gradients, packed_backward_reference(in, b)),
                   2 * error_bound(p));
   });
 }
@@ -188,13 +179,10 @@ Traffic packed_traffic(const PackedBatch& b, Precision p, bool backward) {
 }
 
 void time_forward(Context& ctx, Impl impl, const PackedBatch& b, Precision p) {
-  Row row{"attention_fwd", impl == Impl::flash ? "flash" : "cudnn_sdpa", packed_shape_text(b),
-          to_string(p)};
+  Row row{"attention_fwd", name(impl), packed_shape_text(b), to_string(p)};
   guarded(ctx, row, [&] {
     DevicePacked d(b, p, false);
-    fill_random(p, d.q.get(), b.q_count(), 91, ctx.stream());
-    fill_random(p, d.k.get(), b.kv_count(), 92, ctx.stream());
-    fill_random(p, d.v.get(), b.kv_count(), 93, ctx.stream());
+    d.randomize(91, ctx.stream());
     std::unique_ptr<CudnnSdpa> cudnn;
     const Launch launch = forward_launch(impl, b, p, d, row, cudnn);
     ctx.time_row(row, launch, packed_traffic(b, p, false), Bound::compute);
@@ -205,10 +193,7 @@ void time_backward(Context& ctx, const PackedBatch& b, Precision p) {
   Row row{"attention_bwd", "cudnn_sdpa", packed_shape_text(b), to_string(p)};
   guarded(ctx, row, [&] {
     DevicePacked d(b, p, true);
-    fill_random(p, d.q.get(), b.q_count(), 94, ctx.stream());
-    fill_random(p, d.k.get(), b.kv_count(), 95, ctx.stream());
-    fill_random(p, d.v.get(), b.kv_count(), 96, ctx.stream());
-    fill_random(p, d.d_o.get(), b.q_count(), 97, ctx.stream());
+    d.randomize(94, ctx.stream());
     CudnnSdpa fwd(b.bound, p, CudnnSdpa::Direction::forward, b.rows);
     CudnnSdpa bwd(b.bound, p, CudnnSdpa::Direction::backward, b.rows);
     row.variant = cudnn_variant(bwd);

@@ -6,7 +6,7 @@
 
 using perfgate::collectives::PageAlignedVector;
 
-TEST_CASE("page-aligned buffers start on a page boundary at every size, empty included") {
+TEST_CASE("page-aligned buffers start on a page boundary at every size and after growing") {
   for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(4096), std::size_t(16385),
                         std::size_t(1) << 20}) {
     INFO(n);
