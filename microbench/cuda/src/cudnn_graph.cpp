@@ -31,6 +31,8 @@ void Graph::link(cudnnBackendDescriptor_t d, cudnnBackendAttributeName_t name,
 }
 
 cudnnBackendDescriptor_t Graph::tensor(const TensorSpec& spec) {
+  if (std::find(uids_.begin(), uids_.end(), spec.uid) != uids_.end())
+    throw ToolError("cuDNN graph: tensor uid " + std::to_string(spec.uid) + " declared twice");
   cudnnBackendDescriptor_t d = create(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
   const std::int64_t alignment = 16;
   set(d, CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, 1, &spec.uid);
@@ -42,13 +44,11 @@ cudnnBackendDescriptor_t Graph::tensor(const TensorSpec& spec) {
   set(d, CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, CUDNN_TYPE_INT64, 1, &alignment);
   set(d, CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &spec.is_virtual);
   set(d, CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &spec.by_value);
-  if (spec.reordered) {
-    const cudnnBackendTensorReordering_t mode = CUDNN_TENSOR_REORDERING_F16x16;
-    set(d, CUDNN_ATTR_TENSOR_REORDERING_MODE, CUDNN_TYPE_TENSOR_REORDERING_MODE, 1, &mode);
-  }
   if (spec.ragged_offset != nullptr)
     link(d, CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, spec.ragged_offset);
   PERFGATE_CUDNN_CHECK(cudnnBackendFinalize(d));
+  uids_.push_back(spec.uid);
+  if (!spec.is_virtual) stored_uids_.push_back(spec.uid);
   return d;
 }
 
@@ -138,6 +138,7 @@ bool Graph::build_plan(const std::vector<cudnnBackendDescriptor_t>& operations, 
   for (std::int64_t i = 0; i < count && plan_ == nullptr; ++i) {
     cudnnBackendDescriptor_t candidate = create(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
     link(candidate, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, configs[std::size_t(i)]);
+    set(candidate, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle_);
     last = cudnnBackendFinalize(candidate);
     if (last == CUDNN_STATUS_SUCCESS) plan_ = candidate;
   }
@@ -153,6 +154,9 @@ bool Graph::build_plan(const std::vector<cudnnBackendDescriptor_t>& operations, 
 void Graph::execute(const std::vector<std::int64_t>& uids, const std::vector<void*>& pointers,
                     cudaStream_t s) {
   if (plan_ == nullptr) throw ToolError("cuDNN graph: execute before a plan was built");
+  for (const std::int64_t uid : stored_uids_)
+    if (std::find(uids.begin(), uids.end(), uid) == uids.end())
+      throw ToolError("cuDNN graph: no address for tensor uid " + std::to_string(uid));
   PERFGATE_CUDNN_CHECK(cudnnSetStream(handle_, s));
   cudnnBackendDescriptor_t pack = nullptr;
   PERFGATE_CUDNN_CHECK(cudnnBackendCreateDescriptor(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));

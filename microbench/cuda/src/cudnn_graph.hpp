@@ -24,7 +24,6 @@ struct TensorSpec {
   std::vector<std::int64_t> dims, strides;
   bool is_virtual = false;  // an intermediate the fused engine keeps on chip
   bool by_value = false;    // a scalar passed from the host in the variant pack
-  bool reordered = false;   // F16x16 reordering: the layout tensor-core engines want for P
   // Packed variable-length rows: a [B+1] tensor of element offsets where each batch entry starts
   // (the batch stride is then unused).
   cudnnBackendDescriptor_t ragged_offset = nullptr;
@@ -49,7 +48,12 @@ class Graph {
   static void link(cudnnBackendDescriptor_t d, cudnnBackendAttributeName_t name,
                    cudnnBackendDescriptor_t value);
 
+  // A tensor; each uid names one tensor of the graph (ToolError on a second one, which cuDNN's
+  // frontend refuses too).
   cudnnBackendDescriptor_t tensor(const TensorSpec& spec);
+  // The uids of the graph's non-virtual tensors, in the order declared: every one needs an
+  // address in the variant pack.
+  const std::vector<std::int64_t>& stored_uids() const { return stored_uids_; }
   // y = mode(x[, b[, t]]); `axis` only for GEN_INDEX.
   cudnnBackendDescriptor_t pointwise(cudnnPointwiseMode_t mode, cudnnDataType_t math,
                                      cudnnBackendDescriptor_t x, cudnnBackendDescriptor_t b,
@@ -69,12 +73,14 @@ class Graph {
   // The graph of `operations` -> the first engine configuration whose plan finalizes. Returns
   // false, with cuDNN's reason in *why, when the graph or every configuration is refused.
   bool build_plan(const std::vector<cudnnBackendDescriptor_t>& operations, std::string* why);
+  // Runs the plan; `uids` must cover stored_uids() (ToolError naming the first one missing).
   void execute(const std::vector<std::int64_t>& uids, const std::vector<void*>& pointers,
                cudaStream_t s);
 
  private:
   cudnnHandle_t handle_ = nullptr;
   std::vector<cudnnBackendDescriptor_t> owned_;
+  std::vector<std::int64_t> uids_, stored_uids_;
   cudnnBackendDescriptor_t plan_ = nullptr;
   DeviceBuffer<unsigned char> workspace_;
 };

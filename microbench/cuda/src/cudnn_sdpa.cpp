@@ -1,10 +1,12 @@
-// cuDNN SDPA through the cuDNN 9 backend API: the SDPA_FWD / SDPA_BWD operation where the loaded
-// cuDNN has it (the backward one arrived in 9.17), else, and always for causal masks (which that
-// operation has no attribute for), the composite graphs of cudnn_sdpa_composite. Packed
-// variable-length batches add cudnn_sdpa_packing's lengths and ragged offsets to either.
+// cuDNN SDPA through the cuDNN 9 backend API: the SDPA_FWD / SDPA_BWD operation from the releases
+// where cuDNN's frontend uses it, else, and always for causal masks (which that operation has no
+// attribute for), the composite graphs of cudnn_sdpa_composite. Packed variable-length batches
+// add cudnn_sdpa_packing's lengths and ragged offsets to either.
 #include <cudnn.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -47,12 +49,17 @@ struct DevicePacking {
   }
   static std::vector<unsigned char> offsets(const std::vector<std::int64_t>& values) {
     if (sdpa_packing::offset_type() == CUDNN_DATA_INT64) return as_bytes(values);
+    if (!values.empty() && values.back() > std::numeric_limits<std::int32_t>::max())
+      throw Unsupported("cuDNN " + CudnnSdpa::version() +
+                        " SDPA: a packed batch of more than 2^31 elements needs int64 ragged "
+                        "offsets (cuDNN 9.6)");
     return as_bytes(std::vector<std::int32_t>(values.begin(), values.end()));
   }
 };
 
-// A causal mask on a packed batch is the top-left one: every sequence must have as many keys as
-// queries (bottom-right alignment per sequence would need each one's own diagonal).
+// A causal mask on a packed batch is the top-left one here: every sequence must have as many
+// keys as queries. (cuDNN's frontend aligns it bottom-right per sequence with the SEQ_LEN
+// tensors; perfgate's packed cases never need that.)
 void require_square_sequences(const PackedSequences& packed, const AttentionShape& s) {
   if (packed.cu_q != packed.cu_kv || s.seq_q != s.seq_kv)
     throw Unsupported(
@@ -71,38 +78,85 @@ void require_ragged_support() {
                       " SDPA: packed sequences (ragged offsets) need sm_90 or cuDNN 9.18.1");
 }
 
+// The cases cuDNN's frontend refuses on some releases, refused here the same way.
+void require_supported_release(const AttentionShape& s, CudnnSdpa::Direction d, bool packed) {
+  const std::size_t v = cudnnGetVersion();
+  const std::string release = "cuDNN " + CudnnSdpa::version() + " SDPA: ";
+  const bool backward = d == CudnnSdpa::Direction::backward;
+  if (v == 91000 || v == 91001)
+    throw Unsupported(release + "fp16/bf16 attention has known bugs in 9.10.0 and 9.10.1");
+  if (s.causal && s.seq_q != s.seq_kv && v < 90600 && (s.seq_q % 64 != 0 || s.seq_kv % 64 != 0))
+    throw Unsupported(release +
+                      "a bottom-right causal mask needs sequence lengths that are "
+                      "multiples of 64 before 9.6");
+  if (backward && packed && s.heads != s.kv_heads && v < 90600)
+    throw Unsupported(release + "the backward of grouped K/V heads on packed sequences needs 9.6");
+  if (backward && s.seq_q == 1 && s.seq_kv == 1)
+    throw Unsupported(release + "no backward for one query and one key");
+  // The frontend pads such a backward with a full-length padding mask on these releases.
+  if (backward && !packed && s.seq_kv % 128 != 0 && v <= 91500)
+    throw Unsupported(release +
+                      "the backward needs a key length that is a multiple of 128 "
+                      "before 9.15.1");
+}
+
+// The first release whose engines serve the SDPA operation, as cuDNN's frontend gates it: the
+// forward from 9.13.1 (per-sequence lengths from 9.15), the backward once the heuristics propose
+// its engine (9.27; packed 9.28). Before those the composite graph is built directly.
+std::size_t sdpa_operation_since(CudnnSdpa::Direction d, bool packed) {
+  if (d == CudnnSdpa::Direction::forward) return packed ? 91500 : 91301;
+  return packed ? 92800 : 92700;
+}
+
 }  // namespace
 
 struct CudnnSdpa::Plan {
   std::unique_ptr<cudnn_graph::Graph> graph;
   sdpa_composite::Scalars scalars;
   bool composite = false;
-  bool causal = false;
   std::string path;
   DeviceBuffer<float> softmax_sum, dq_accum;  // the composite backward's workspace tensors
   DevicePacking packing;                      // empty for a uniform batch
 
-  // The ids the built graph declares beyond the caller's tensors, with their addresses.
+  // The address of a tensor the plan itself supplies (scalars, workspaces, the packing), or
+  // null for one it does not know.
+  void* own_address(std::int64_t uid) {
+    switch (uid) {
+      case layout::scale_uid:
+        return &scalars.scale;
+      case layout::mask_value_uid:
+        return &scalars.mask_value;
+      case layout::diagonal_uid:
+        return &scalars.diagonal;
+      case layout::one_uid:
+        return &scalars.one;
+      case layout::softmax_sum_uid:
+        return softmax_sum.get();
+      case layout::dq_accum_uid:
+        return dq_accum.get();
+      case layout::seq_len_q_uid:
+        return packing.seq_len_q.get();
+      case layout::seq_len_kv_uid:
+        return packing.seq_len_kv.get();
+      case layout::q_offsets_uid:
+        return packing.q_offsets.get();
+      case layout::kv_offsets_uid:
+        return packing.kv_offsets.get();
+      default:
+        return nullptr;
+    }
+  }
+
+  // Adds every tensor the built graph declares beyond the caller's, so none can be forgotten.
   void append_own(std::vector<std::int64_t>& uids, std::vector<void*>& pointers) {
-    auto add = [&](std::int64_t uid, void* p) {
+    for (const std::int64_t uid : graph->stored_uids()) {
+      if (std::find(uids.begin(), uids.end(), uid) != uids.end()) continue;
+      void* p = own_address(uid);
+      if (p == nullptr)
+        throw ToolError("cuDNN SDPA (" + path + "): nothing supplies tensor uid " +
+                        std::to_string(uid));
       uids.push_back(uid);
       pointers.push_back(p);
-    };
-    add(layout::scale_uid, &scalars.scale);
-    if (composite && causal) {
-      add(layout::mask_value_uid, &scalars.mask_value);
-      if (scalars.diagonal != 0) add(layout::diagonal_uid, &scalars.diagonal);
-    }
-    if (softmax_sum.get() != nullptr) {
-      add(layout::one_uid, &scalars.one);
-      add(layout::softmax_sum_uid, softmax_sum.get());
-      add(layout::dq_accum_uid, dq_accum.get());
-    }
-    if (packing.seq_len_q.get() != nullptr) {
-      add(layout::seq_len_q_uid, packing.seq_len_q.get());
-      add(layout::seq_len_kv_uid, packing.seq_len_kv.get());
-      add(layout::q_offsets_uid, packing.q_offsets.get());
-      add(layout::kv_offsets_uid, packing.kv_offsets.get());
     }
   }
 };
@@ -124,17 +178,19 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d, const PackedSeq
     throw Unsupported("cuDNN SDPA: a causal mask with more queries than keys leaves rows empty");
   if (s.causal && is_packed) require_square_sequences(packed, s);
   if (is_packed) require_ragged_support();
+  require_supported_release(s, d, is_packed);
   Plan& g = *plan_;
   if (is_packed) g.packing = DevicePacking(packed, s);  // whichever graph is built reads it
   const std::string packed_suffix = is_packed ? " (packed)" : "";
-  g.causal = s.causal;
   g.scalars.scale = float(1.0 / std::sqrt(double(s.head_dim)));
   g.scalars.diagonal = std::int32_t(s.seq_kv - s.seq_q);
   const cudnnDataType_t io = p == Precision::bf16 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_HALF;
 
-  // The SDPA operation where the loaded cuDNN has it (it has no causal mask attribute).
+  // The SDPA operation from the release that serves it (it has no causal mask attribute). A
+  // refusal of any kind, from describing it to every engine configuration, falls through to the
+  // composite graph with the reason kept.
   std::string refused;
-  if (!s.causal) {
+  if (!s.causal && cudnnGetVersion() >= sdpa_operation_since(d, is_packed)) {
     try {
       g.graph = std::make_unique<cudnn_graph::Graph>();
       const auto op = sdpa_operation::describe(*g.graph, s, io, operation_direction(d), is_packed);
@@ -143,35 +199,25 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d, const PackedSeq
         return;
       }
       refused = "SDPA operation: " + refused;
-    } catch (const Unsupported& e) {
-      refused = e.what();
+    } catch (const ToolError& e) {
+      refused = std::string("SDPA operation: ") + e.what();
     }
   }
-  // The composite graph: forward first with P as plain fp32, then in the reordered layout.
   g.composite = true;
-  using sdpa_composite::Probabilities;
-  const std::vector<Probabilities> variants =
-      d == Direction::forward ? std::vector{Probabilities::plain, Probabilities::reordered}
-                              : std::vector{Probabilities::plain};
-  for (const auto probabilities : variants) {
-    g.graph = std::make_unique<cudnn_graph::Graph>();
-    const auto ops =
-        d == Direction::forward
-            ? sdpa_composite::describe_forward(*g.graph, s, io, probabilities, is_packed)
-            : sdpa_composite::describe_backward(*g.graph, s, io, is_packed);
-    std::string why;
-    if (g.graph->build_plan(ops, &why)) {
-      g.path = (probabilities == Probabilities::plain ? "composite graph"
-                                                      : "composite graph (F16x16 probabilities)") +
-               packed_suffix;
-      if (d == Direction::backward) {
-        g.softmax_sum = DeviceBuffer<float>(std::size_t(s.batch * s.heads * s.seq_q));
-        g.dq_accum = DeviceBuffer<float>(std::size_t(s.batch * s.heads * s.seq_q * s.head_dim));
-      }
-      return;
+  g.graph = std::make_unique<cudnn_graph::Graph>();
+  const auto ops = d == Direction::forward
+                       ? sdpa_composite::describe_forward(*g.graph, s, io, is_packed)
+                       : sdpa_composite::describe_backward(*g.graph, s, io, is_packed);
+  std::string why;
+  if (g.graph->build_plan(ops, &why)) {
+    g.path = "composite graph" + packed_suffix;
+    if (d == Direction::backward) {
+      g.softmax_sum = DeviceBuffer<float>(std::size_t(s.batch * s.heads * s.seq_q));
+      g.dq_accum = DeviceBuffer<float>(std::size_t(s.batch * s.heads * s.seq_q * s.head_dim));
     }
-    refused += (refused.empty() ? "" : "; ") + std::string("composite graph: ") + why;
+    return;
   }
+  refused += (refused.empty() ? "" : "; ") + std::string("composite graph: ") + why;
   throw ToolError("cuDNN " + version() + " SDPA " +
                   (d == Direction::forward ? "forward" : "backward") +
                   (s.causal ? " (causal)" : "") + packed_suffix + ": no plan: " + refused);

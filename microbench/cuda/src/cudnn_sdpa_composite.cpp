@@ -1,5 +1,7 @@
 #include "cudnn_sdpa_composite.hpp"
 
+#include <map>
+
 #include "cudnn_sdpa_layout.hpp"
 #include "cudnn_sdpa_packing.hpp"
 
@@ -32,12 +34,18 @@ class Builder {
   Desc kv_tensor(std::int64_t uid, cudnnDataType_t type, const layout::View& view) {
     return g_.tensor(rows_.kv_rows(uid, type, view));
   }
-  Desc scalar(std::int64_t uid, cudnnDataType_t type) { return g_.tensor(scalar_spec(uid, type)); }
-  Desc intermediate(cudnnDataType_t type, const layout::View& view, bool reordered = false) {
-    TensorSpec t = spec(next_id_++, type, view);
-    t.is_virtual = true;
-    t.reordered = reordered;
-    return g_.tensor(t);
+  // A by-value scalar: one tensor per uid however many operations read it.
+  Desc scalar(std::int64_t uid, cudnnDataType_t type) {
+    const auto [it, added] = scalars_.try_emplace(uid, nullptr);
+    if (added) it->second = g_.tensor(scalar_spec(uid, type));
+    return it->second;
+  }
+  Desc intermediate(cudnnDataType_t type, const layout::View& view) {
+    return g_.tensor(as_virtual(spec(next_id_++, type, view)));
+  }
+  // An intermediate laid out like K (a reshaped view of it): ragged like K when packed.
+  Desc kv_intermediate(cudnnDataType_t type, const layout::View& view) {
+    return g_.tensor(as_virtual(rows_.kv_rows(next_id_++, type, view)));
   }
 
   Desc pointwise(cudnnPointwiseMode_t mode, cudnnDataType_t math, Desc x, Desc b, Desc y) {
@@ -86,6 +94,10 @@ class Builder {
   std::vector<Desc> operations() const { return ops_; }
 
  private:
+  static TensorSpec as_virtual(TensorSpec t) {
+    t.is_virtual = true;
+    return t;
+  }
   Desc index(Desc scores, std::int64_t axis) {
     const Desc y = intermediate(i32, layout::scores(s_));
     ops_.push_back(g_.pointwise(CUDNN_POINTWISE_GEN_INDEX, i32, scores, nullptr, nullptr, y, axis));
@@ -107,6 +119,7 @@ class Builder {
   const AttentionShape& s_;
   sdpa_packing::Packing rows_;
   std::vector<Desc> ops_;
+  std::map<std::int64_t, Desc> scalars_;
   std::int64_t next_id_ = layout::first_virtual_uid;
 };
 
@@ -114,7 +127,7 @@ class Builder {
 
 std::vector<cudnnBackendDescriptor_t> describe_forward(cudnn_graph::Graph& g,
                                                        const AttentionShape& s, cudnnDataType_t io,
-                                                       Probabilities probabilities, bool packed) {
+                                                       bool packed) {
   Builder b(g, s, packed);
   const layout::View scores = layout::scores(s), rows = layout::row_stats(s);
   const Desc q = b.q_tensor(layout::q_uid, io, layout::q_like(s));
@@ -135,9 +148,9 @@ std::vector<cudnnBackendDescriptor_t> describe_forward(cudnn_graph::Graph& g,
   const Desc row_sum = b.reduce(CUDNN_REDUCE_TENSOR_ADD, exps, b.intermediate(f32, rows));
   const Desc log_sum = b.unary(CUDNN_POINTWISE_LOG, row_sum, b.intermediate(f32, rows));
   b.pointwise(CUDNN_POINTWISE_ADD, f32, row_max, log_sum, stats);
-  const Desc p =
-      b.pointwise(CUDNN_POINTWISE_DIV, f32, exps, row_sum,
-                  b.intermediate(f32, scores, probabilities == Probabilities::reordered));
+  // P in the I/O type: cuDNN's engines take the second matmul's A operand in it (its frontend
+  // sets P's type from Q's for that reason).
+  const Desc p = b.pointwise(CUDNN_POINTWISE_DIV, f32, exps, row_sum, b.intermediate(io, scores));
   b.matmul(p, v, o, Rows::q, Rows::none, Rows::kv);
   return b.operations();
 }
@@ -149,7 +162,7 @@ std::vector<cudnnBackendDescriptor_t> describe_backward(cudnn_graph::Graph& g,
   const layout::View scores = layout::scores(s), rows = layout::row_stats(s);
   const Desc q = b.q_tensor(layout::q_uid, io, layout::q_like(s));
   const Desc k_t = b.kv_tensor(layout::k_uid, io, layout::kv_transposed(s));
-  const Desc k = b.reshape(k_t, b.intermediate(io, layout::kv_like(s)));  // one tensor per id
+  const Desc k = b.reshape(k_t, b.kv_intermediate(io, layout::kv_like(s)));  // one tensor per id
   const Desc v_t = b.kv_tensor(layout::v_uid, io, layout::kv_transposed(s));
   const Desc o = b.q_tensor(layout::o_uid, io, layout::q_like(s));
   const Desc d_o = b.q_tensor(layout::do_uid, io, layout::q_like(s));

@@ -20,16 +20,10 @@ struct Scalars {
   float one = 1.0f;
 };
 
-enum class Probabilities {
-  plain,     // P as an fp32 virtual tensor
-  reordered  // P in the F16x16 order some releases' tensor-core engines require
-};
-
 // Adds the forward graph's tensors and operations to g (each finalized: cuDNN validates it) and
 // returns the operations in order, for g.build_plan.
 std::vector<cudnnBackendDescriptor_t> describe_forward(cudnn_graph::Graph& g,
                                                        const AttentionShape& s, cudnnDataType_t io,
-                                                       Probabilities probabilities,
                                                        bool packed = false);
 
 // The backward graph, as cuDNN's frontend lowers it: softmax_sum = rowsum(dO * O) into a

@@ -13,6 +13,7 @@
 #include "flash_mma.cuh"
 #include "perfgate/cuda/attention.hpp"
 #include "perfgate/cuda/check.hpp"
+#include "shared_memory.hpp"
 
 namespace perfgate::cuda {
 namespace {
@@ -141,8 +142,7 @@ void launch(AttentionShape s, const void* q, const void* k, const void* v, void*
             const FlashPacking& packing, cudaStream_t stream) {
   const int smem = 4 * kBc * (D + kPad) * int(sizeof(T));
   auto kernel = flash_forward_kernel<T, D, kPacked>;
-  PERFGATE_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  reserve_shared_memory(reinterpret_cast<const void*>(kernel), smem, "flash_forward_kernel");
   const dim3 grid(unsigned((s.seq_q + kBr - 1) / kBr), unsigned(s.heads), unsigned(s.batch));
   const float scale_log2 = float(1.4426950408889634 / std::sqrt(double(D)));
   kernel<<<grid, kThreads, smem, stream>>>(

@@ -10,6 +10,7 @@
 #include "flash_mma.cuh"
 #include "perfgate/cuda/attention.hpp"
 #include "perfgate/cuda/check.hpp"
+#include "shared_memory.hpp"
 
 namespace perfgate::cuda {
 namespace {
@@ -137,8 +138,7 @@ void launch(AttentionShape s, const void* q, const void* k, const void* v, void*
             cudaStream_t stream) {
   const int smem = (kRows + 4 * kBc) * (D + kPad) * int(sizeof(T));
   auto kernel = flash_forward_wide_kernel<T, D>;
-  PERFGATE_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  reserve_shared_memory(reinterpret_cast<const void*>(kernel), smem, "flash_forward_wide_kernel");
   const dim3 grid(unsigned(s.seq_q / kRows), unsigned(s.heads), unsigned(s.batch));
   const float scale_log2 = float(1.4426950408889634 / std::sqrt(double(D)));
   kernel<<<grid, kThreads, smem, stream>>>(static_cast<const T*>(q), static_cast<const T*>(k),

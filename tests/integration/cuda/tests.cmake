@@ -12,3 +12,6 @@ if(TARGET perfgate_mb_cuda AND TARGET perfgate-microbench)
   set_property(TEST cuda_registry_backend APPEND PROPERTY ENVIRONMENT
     "PERFGATE_DEVICE_CHECK=$<TARGET_FILE:perfgate_device_check>")
 endif()
+if(TARGET perfgate_device_check AND TARGET perfgate-collectives AND TARGET perfgate-step-proxy)
+  perfgate_integration_test(cuda_device_pack cuda/device_pack.sh LABELS cuda mpi TIMEOUT 600)
+endif()
