@@ -1,3 +1,5 @@
+# Needs only python3: judges recorded device-check output, no GPU or CUDA build.
+perfgate_integration_test(cuda_device_targets cuda/device_targets.sh LABELS cuda)
 if(TARGET perfgate_device_check)
   perfgate_integration_test(cuda_device_check cuda/device_check.sh LABELS cuda TIMEOUT 900)
   set_property(TEST cuda_device_check APPEND PROPERTY ENVIRONMENT
