@@ -74,6 +74,7 @@ void Context::add(Row row) {
                  row.check.c_str());
   }
   rows_.push_back(std::move(row));
+  if (on_row_) on_row_(rows_);
 }
 
 std::string shape_text(std::initializer_list<std::pair<const char*, std::int64_t>> dims) {

@@ -3,6 +3,7 @@
 // case filter and the rows of the output table.
 #include <cuda_runtime.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,6 +72,11 @@ class Context {
   // A correctness row: error against the bound, or the failure text.
   void check_row(Row row, double error, double bound);
   void add(Row row);
+  // Called with all rows so far after each one is added (to keep the output files current, so
+  // that a run stopped by a time limit still leaves what it measured).
+  void on_row(std::function<void(const std::vector<Row>&)> callback) {
+    on_row_ = std::move(callback);
+  }
 
  private:
   Options options_;
@@ -80,6 +86,7 @@ class Context {
   std::unique_ptr<GpuTimer> timer_;
   Ceilings ceilings_;
   std::vector<Row> rows_;
+  std::function<void(const std::vector<Row>&)> on_row_;
 };
 
 // Runs `body`, turning an exception into a failed or skipped row of this family.

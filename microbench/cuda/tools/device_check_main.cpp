@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "check_context.hpp"
 #include "perfgate/cuda/attention.hpp"
@@ -58,6 +59,15 @@ bool parse(int argc, char** argv, Args& args) {
   return true;
 }
 
+// Replaces `path` with `text` whole (written beside it, then renamed): a reader, or a run
+// stopped mid-write, never sees half a table.
+void write_whole(const std::string& path, const std::string& text) {
+  if (path.empty()) return;
+  const std::string partial = path + ".partial";
+  if (!(std::ofstream(partial) << text) || std::rename(partial.c_str(), path.c_str()) != 0)
+    throw perfgate::ToolError("perfgate_device_check: cannot write " + path);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -92,6 +102,11 @@ int main(int argc, char** argv) {
         ", runtime " + std::to_string(runtime) + ", cuDNN " + CudnnSdpa::version() +
         ", NVML: " + (ctx.probe().available() ? "clocks checked per sample" : ctx.probe().why());
     if (!args.options.quiet) std::fprintf(stderr, "perfgate_device_check: %s\n", header.c_str());
+    auto write_files = [&](const std::vector<check::Row>& rows) {
+      write_whole(args.table_path, check::markdown_table(header, ctx.ceilings(), rows));
+      write_whole(args.csv_path, check::csv_table(rows));
+    };
+    ctx.on_row(write_files);
     check::measure_ceilings(ctx);
     check::run_gemm_cases(ctx);
     check::run_fused_cases(ctx);
@@ -100,8 +115,7 @@ int main(int argc, char** argv) {
 
     const std::string table = check::markdown_table(header, ctx.ceilings(), ctx.rows());
     if (!args.options.quiet) std::printf("%s", table.c_str());
-    if (!args.table_path.empty()) std::ofstream(args.table_path) << table;
-    if (!args.csv_path.empty()) std::ofstream(args.csv_path) << check::csv_table(ctx.rows());
+    write_files(ctx.rows());
     for (const auto& row : ctx.rows())
       if (row.failed) return 1;
     return 0;
