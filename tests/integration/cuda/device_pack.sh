@@ -11,7 +11,7 @@ expect_in err "perfgate_device_check is missing"
 
 expect_exit 0 "$SOURCE_DIR/scripts/device-pack" --build-dir "$BUILD_DIR" --out "$WORK/pack"
 expect_in out "device-pack: .* in $WORK/pack"
-for f in bin/perfgate_device_check bin/perfgate-collectives bin/perfgate-step-proxy \
+for f in bin/perfgate_device_check bin/perfgate bin/perfgate-collectives bin/perfgate-step-proxy \
          bin/perfgate-microbench lib/libmpi.so.40 lib/libfmt.so.9 openmpi/bin/mpirun COMMIT; do
   [ -e "$WORK/pack/$f" ] || fail "the pack has no $f"
 done
