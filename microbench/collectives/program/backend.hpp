@@ -22,6 +22,9 @@ class Backend {
   virtual std::string name() const = 0;
   // Why this backend cannot run `shape` (nullopt when it can).
   virtual std::optional<std::string> unsupported(const CaseShape& shape) const = 0;
+  // Whether an in-place run of `c` has a defined result to check (NCCL's in-place alltoall and
+  // send/receive overlap their own send and receive buffers: nccl-tests does not check them).
+  virtual bool in_place_defined(Collective) const { return true; }
   // This rank's device line of the table header.
   virtual RankDescription describe() const = 0;
   // Fingerprint keys the backend knows (gpu.*, nccl.version).

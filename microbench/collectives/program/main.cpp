@@ -1,6 +1,7 @@
 // perfgate-collectives: collective benchmarks under mpirun or srun (docs/collectives.md).
 // Exit codes (perfgate/core/exit_codes.hpp): 0 ok, 1 data check failed, 2 usage or tool error,
 // 4 no_device (--backend nccl and no CUDA device on some rank), 5 watchdog_timeout.
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -39,11 +40,13 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
   return pc::make_mpi_backend(comm);
 }
 
-// Runs on the watchdog thread: end communication, record the case, leave with a distinct code.
-[[noreturn]] void on_timeout(pc::Backend& backend, const pc::Communicator& comm,
-                             pc::RunDocument& document, const pc::Options& o) {
-  backend.abort();
-  const std::string what = document.describe_current();
+// Runs on the watchdog thread: record the case, end communication, leave with a distinct code.
+// `backend` and `document` are null while they are still being made (communicator setup).
+[[noreturn]] void on_timeout(pc::Backend* backend, const pc::Communicator& comm,
+                             pc::RunDocument* document, const pc::Options& o) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string what =
+      document != nullptr ? document->describe_current() : "communicator setup";
   std::fprintf(stderr,
                "perfgate-collectives: rank %d (%s): watchdog: %s did not complete within %g s\n",
                comm.rank(), comm.host().c_str(), what.c_str(), o.timeout_s);
@@ -51,16 +54,27 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
     std::printf("# Watchdog: %s did not complete within %g s on rank 0 (%s)\n", what.c_str(),
                 o.timeout_s, comm.host().c_str());
     std::fflush(stdout);
-    if (!o.output.empty()) {
+    if (!o.output.empty() && document != nullptr) {
       try {
-        document.write_timeout(o.output, comm.rank(), comm.host(), o.timeout_s);
+        document->write_timeout(o.output, comm.rank(), comm.host(), o.timeout_s);
       } catch (const std::exception& e) {
         std::fprintf(stderr, "perfgate-collectives: %s\n", e.what());
       }
     }
-  } else {
-    std::this_thread::sleep_for(std::chrono::seconds(5));  // rank 0 writes the document first
   }
+  // The document first, the abort last and bounded: ncclCommAbort itself hangs on some NCCL
+  // releases, and a hung abort must not keep the job from ending.
+  if (backend != nullptr) {
+    auto aborted = std::make_shared<std::atomic<bool>>(false);
+    std::thread([backend, aborted] {
+      backend->abort();
+      *aborted = true;
+    }).detach();
+    while (!*aborted && std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  // A rank that ends first makes the launcher stop the others: rank 0 gets time to write.
+  if (comm.rank() != 0) std::this_thread::sleep_until(start + std::chrono::seconds(5));
   std::fflush(stderr);
   std::_Exit(perfgate::exit_code::watchdog_timeout);
 }
@@ -83,12 +97,25 @@ int run(int argc, char** argv, const pc::Communicator& comm) {
         fmt::format("--root: {} is not a rank (0..{})", options.root, comm.size() - 1));
   }
 
+  // The watchdog covers the communicator's setup too (ncclCommInitRank waits for every rank).
+  std::atomic<pc::Backend*> backend_seen{nullptr};
+  std::atomic<pc::RunDocument*> document_seen{nullptr};
+  pc::Watchdog watchdog(options.timeout_s,
+                        [&] { on_timeout(backend_seen, comm, document_seen, options); });
+  watchdog.arm();
   std::unique_ptr<pc::Backend> backend = choose_backend(options, comm);
+  backend_seen = backend.get();
   const pc::RankDescription me = backend->describe();
   pc::RunDocument document(options, backend->name(), pc::collect_places(comm, me.device),
                            backend->name() == "nccl", comm.rank() == 0,
                            backend->fingerprint_keys());
-  pc::Watchdog watchdog(options.timeout_s, [&] { on_timeout(*backend, comm, document, options); });
+  document_seen = &document;
+  watchdog.disarm();
+  // Declared after the backend and the document, so destroyed before them, also on an error.
+  struct StopWatchFirst {
+    pc::Watchdog& watchdog;
+    ~StopWatchFirst() { watchdog.stop(); }
+  } stop_watch_first{watchdog};
   pc::ModeContext ctx{options, *backend, comm, watchdog, document};
 
   std::size_t wrong = 0;

@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <exception>
+#include <mutex>
 #include <span>
 #include <thread>
 
@@ -122,12 +125,23 @@ class NcclBackend final : public Backend {
   ~NcclBackend() override {
     drop_graph();
     if (cublas_) cublasDestroy(cublas_);
-    if (!aborted_) ncclCommDestroy(nccl_);
+    // Destroying flushes every issued operation, which after an error may never finish: then
+    // the communicator is aborted instead (the watchdog's abort already freed it).
+    if (!aborted_) {
+      if (failed_ || std::uncaught_exceptions() > 0)
+        ncclCommAbort(nccl_);
+      else
+        ncclCommDestroy(nccl_);
+    }
     cudaStreamDestroy(stream_);
     cudaStreamDestroy(compute_stream_);
   }
 
   std::string name() const override { return "nccl"; }
+
+  bool in_place_defined(Collective c) const override {
+    return c != Collective::alltoall && c != Collective::sendrecv;
+  }
 
   std::optional<std::string> unsupported(const CaseShape& shape) const override {
     const bool fp8 = shape.dtype == DataType::f8e4m3 || shape.dtype == DataType::f8e5m2;
@@ -175,9 +189,11 @@ class NcclBackend final : public Backend {
     std::vector<std::byte> host(send_count_ * size);
     encode_array(shape_.dtype, input, host);
     PG_CHECK(cudaMemcpy(send_pointer(), host.data(), host.size(), cudaMemcpyHostToDevice));
+    finish_staging();
   }
 
   void launch() override {
+    if (aborted_) park();
     const ncclDataType_t type = nccl_type(shape_.dtype);
     const ncclRedOp_t op = nccl_op(shape_.op);
     const std::size_t size = type_size(shape_.dtype);
@@ -226,7 +242,10 @@ class NcclBackend final : public Backend {
       Backend::run_loop(iters, before_each);
       return;
     }
-    if (!graph_exec_) capture_graph();  // the first (untimed) loop after prepare captures
+    if (!graph_exec_) {  // the first (untimed) loop after prepare captures, under the watchdog
+      before_each();
+      capture_graph();
+    }
     for (int i = 0; i < iters; ++i) {
       before_each();
       PG_CHECK(cudaGraphLaunch(graph_exec_, stream_));
@@ -234,16 +253,29 @@ class NcclBackend final : public Backend {
     wait();
   }
 
+  // Polls (as nccl-tests does) rather than blocking, so that the watchdog's abort is never
+  // waiting on this thread; the communicator is only touched under comm_mutex_, which abort()
+  // takes too, and never again once aborted (NCCL forbids using one from two threads).
   void wait() override {
-    // Poll instead of blocking so that an abort from the watchdog thread lets this return.
     for (;;) {
-      const cudaError_t state = cudaStreamQuery(stream_);
-      if (state == cudaSuccess) return;
-      if (state != cudaErrorNotReady) check(state, "cudaStreamQuery");
-      if (aborted_) throw ToolError("NCCL communicator aborted by the watchdog");
-      ncclResult_t async = ncclSuccess;
-      ncclCommGetAsyncError(nccl_, &async);
-      if (async != ncclSuccess && async != ncclInProgress) check(async, "ncclCommGetAsyncError");
+      if (aborted_) park();
+      {
+        const std::lock_guard lock(comm_mutex_);
+        if (aborted_) continue;
+        const cudaError_t state = cudaStreamQuery(stream_);
+        if (state == cudaSuccess) return;
+        if (state != cudaErrorNotReady) {
+          failed_ = true;
+          check(state, "cudaStreamQuery");
+        }
+        ncclResult_t async = ncclSuccess;
+        const ncclResult_t queried = ncclCommGetAsyncError(nccl_, &async);
+        if (queried != ncclSuccess) async = queried;
+        if (async != ncclSuccess && async != ncclInProgress) {
+          failed_ = true;
+          check(async, "ncclCommGetAsyncError");
+        }
+      }
       std::this_thread::yield();
     }
   }
@@ -257,6 +289,7 @@ class NcclBackend final : public Backend {
 
   void abort() noexcept override {
     aborted_ = true;
+    const std::lock_guard lock(comm_mutex_);
     ncclCommAbort(nccl_);
   }
 
@@ -272,6 +305,7 @@ class NcclBackend final : public Backend {
       m->reserve(bytes);
       PG_CHECK(cudaMemset(m->data, 0, bytes));
     }
+    finish_staging();
   }
 
   void launch_compute(int repeats) override {
@@ -286,6 +320,17 @@ class NcclBackend final : public Backend {
   void wait_compute() override { PG_CHECK(cudaStreamSynchronize(compute_stream_)); }
 
  private:
+  // Memsets and copies run on the legacy default stream, which the non-blocking streams the
+  // collectives and GEMMs run on do not wait for (and a pageable copy may return before its
+  // data lands): staging is finished before anything is launched.
+  static void finish_staging() { PG_CHECK(cudaStreamSynchronize(cudaStreamLegacy)); }
+
+  // After the watchdog's abort this thread must not touch the communicator again; the watchdog
+  // thread writes what is owed and ends the process.
+  [[noreturn]] static void park() {
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+
   // NCCL's in-place layouts: all_gather's input is the rank's block of the output;
   // reduce_scatter's output is the rank's block of the input.
   std::byte* send_pointer() {
@@ -325,6 +370,8 @@ class NcclBackend final : public Backend {
   cudaStream_t stream_ = nullptr, compute_stream_ = nullptr;
   cudaGraphExec_t graph_exec_ = nullptr;
   std::atomic<bool> aborted_{false};
+  bool failed_ = false;  // an operation failed: abort rather than destroy
+  std::mutex comm_mutex_;
   CaseShape shape_;
   bool in_place_ = false;
   std::size_t send_count_ = 0, recv_count_ = 0;

@@ -32,6 +32,20 @@ double shown_time(TimeShown shown, const std::vector<RankTiming>& ranks) {
   return mean(totals);
 }
 
+// The table's count column as nccl-tests prints it: the per-rank count the call takes, which for
+// all_gather, reduce_scatter and alltoall is the total buffer's count divided by the ranks (the
+// size column stays the total buffer's bytes).
+std::size_t table_count(const CaseShape& shape) {
+  switch (shape.collective) {
+    case Collective::all_gather:
+    case Collective::reduce_scatter:
+    case Collective::alltoall:
+      return shape.count / static_cast<std::size_t>(shape.ranks);
+    default:
+      return shape.count;
+  }
+}
+
 // Measures one placement of one case; complete on rank 0 (others: wrong count only).
 CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t bytes,
                         bool in_place) {
@@ -43,7 +57,8 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   m.in_place = in_place;
   ctx.document.set_current(m);
   ctx.backend.prepare(shape, in_place);
-  if (o.check) m.wrong = check_once(ctx.backend, ctx.comm, ctx.watchdog, shape);
+  if (o.check && (!in_place || ctx.backend.in_place_defined(shape.collective)))
+    m.wrong = check_once(ctx.backend, ctx.comm, ctx.watchdog, shape);
   warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
   const auto n = static_cast<std::size_t>(shape.ranks);
   std::vector<double> own_sum(n, 0), avg, lo, hi;
@@ -168,7 +183,7 @@ std::size_t run_sweep(ModeContext& ctx) {
           }
           const std::size_t bytes = shape.count * type_size(dtype);
           TableRow row{bytes,
-                       shape.count,
+                       table_count(shape),
                        dtype,
                        info(c).reduces ? std::string(op_name(op)) : "none",
                        info(c).has_root ? o.root : -1,

@@ -103,6 +103,8 @@ AdamWMultiTensor::AdamWMultiTensor(const TensorList& list) {
   PERFGATE_CUDA_CHECK(cudaMalloc(&table_, chunks.size() * sizeof(Chunk)));
   PERFGATE_CUDA_CHECK(
       cudaMemcpy(table_, chunks.data(), chunks.size() * sizeof(Chunk), cudaMemcpyHostToDevice));
+  // A pageable copy may return before it lands; launches go to non-blocking streams.
+  PERFGATE_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
 }
 
 AdamWMultiTensor::~AdamWMultiTensor() {

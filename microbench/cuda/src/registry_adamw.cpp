@@ -57,12 +57,9 @@ class AdamwInstance final : public CudaInstance {
   // A kernel that wrote nothing cannot pass, since m' and v' differ from m and v.
   void poison() override {
     for (std::size_t t = 0; t < param_.size(); ++t) {
-      PERFGATE_CUDA_CHECK(cudaMemcpy(param_[t].get(), param0_[t].get(), param_[t].bytes(),
-                                     cudaMemcpyDeviceToDevice));
-      PERFGATE_CUDA_CHECK(
-          cudaMemcpy(m_[t].get(), m0_[t].get(), m_[t].bytes(), cudaMemcpyDeviceToDevice));
-      PERFGATE_CUDA_CHECK(
-          cudaMemcpy(v_[t].get(), v0_[t].get(), v_[t].bytes(), cudaMemcpyDeviceToDevice));
+      param_[t].copy_from(param0_[t]);
+      m_[t].copy_from(m0_[t]);
+      v_[t].copy_from(v0_[t]);
     }
   }
 

@@ -79,8 +79,7 @@ std::vector<double> CudaInstance::output() {
 }
 
 void CudaInstance::poison() {
-  for (Tensor& t : outputs_)
-    PERFGATE_CUDA_CHECK(cudaMemset(t.get(), 0xff, t.bytes()));  // NaN in every dtype
+  for (Tensor& t : outputs_) t.fill(0xff);  // NaN in every dtype
 }
 
 // A sample the NVML reading disqualifies (thermal or hardware slowdown) is retaken; a GPU that

@@ -103,7 +103,7 @@ struct DevicePacked : AttentionBuffers {
         cu_kv(std::vector<std::int32_t>(b.rows.cu_kv.begin(), b.rows.cu_kv.end())) {
     // Every output NaN until written (0xFF bytes are NaN in bf16 and f16).
     for (auto* out : {&o, &dq, &dk, &dv})
-      if (out->get() != nullptr) PERFGATE_CUDA_CHECK(cudaMemset(out->get(), 0xFF, out->bytes()));
+      if (out->get() != nullptr) out->fill(0xFF);
   }
 };
 

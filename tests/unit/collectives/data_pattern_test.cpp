@@ -84,3 +84,26 @@ TEST_CASE("NaN outputs are wrong") {
   std::vector<double> out{std::nan(""), expected_value(s, 0, 1)};
   CHECK(count_wrong(s, 0, out) == 1);
 }
+
+TEST_CASE("every expected value is exact, so narrow types and many ranks still catch errors") {
+  // Half the expected value, or nothing at all, must be wrong in fp8 and bf16 at any rank
+  // count (a tolerance that grew with the ranks once let both pass). Averages over a power of
+  // two ranks are exact too.
+  for (const DataType t : {DataType::f8e5m2, DataType::f8e4m3, DataType::bf16, DataType::f16}) {
+    for (const int ranks : {2, 4, 8, 128}) {
+      for (const ReduceOp op : {ReduceOp::sum, ReduceOp::prod, ReduceOp::avg}) {
+        CaseShape s{Collective::all_reduce, t, op, 0, ranks, 256};
+        INFO(type_name(t) << " " << op_name(op) << " ranks " << ranks);
+        std::vector<double> out = simulate(s, 0);
+        for (double& v : out) {
+          CHECK(decode(t, encode(t, static_cast<float>(v))) == v);
+        }
+        CHECK(count_wrong(s, 0, out) == 0);
+        std::vector<double> half = out, zero(out.size(), 0.0);
+        for (double& v : half) v /= 2;
+        CHECK(count_wrong(s, 0, half) == out.size());
+        CHECK(count_wrong(s, 0, zero) == out.size());
+      }
+    }
+  }
+}

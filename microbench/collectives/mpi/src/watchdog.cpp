@@ -8,6 +8,10 @@ Watchdog::Watchdog(double timeout_s, std::function<void()> on_timeout)
 }
 
 Watchdog::~Watchdog() {
+  stop();
+}
+
+void Watchdog::stop() {
   stop_ = true;
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();

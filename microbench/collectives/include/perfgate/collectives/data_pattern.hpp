@@ -19,14 +19,16 @@ struct CaseShape {
   std::size_t count = 0;  // the table count
 };
 
-// Element `index` of the send buffer of `rank` (small integers: exact in every datatype).
+// Element `index` of the send buffer of `rank`: small integers chosen so that every expected
+// value is exact in every datatype, fp8 included, whatever the number of ranks.
 double input_value(const CaseShape& shape, int rank, std::size_t index);
 // Element `index` of the receive buffer of `rank` after the collective.
 double expected_value(const CaseShape& shape, int rank, std::size_t index);
 // True when `rank` has an output to check (reduce: only the root).
 bool has_output(const CaseShape& shape, int rank);
-// Elements of `output` (the receive buffer of `rank`) farther from the expected value than the
-// datatype's rounding allows (epsilon × ranks, relative).
+// Elements of `output` (the receive buffer of `rank`) not equal to the expected value; an
+// average over a rank count that is not a power of two may differ by its rounding (2 × the
+// datatype's epsilon, relative).
 std::size_t count_wrong(const CaseShape& shape, int rank, std::span<const double> output);
 
 }  // namespace perfgate::collectives

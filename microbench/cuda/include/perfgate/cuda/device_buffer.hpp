@@ -1,7 +1,11 @@
 #pragma once
 // Owning device allocation (plain cudaMalloc: managed memory can hang a GPU when oversubscribed).
+// Its transfers and fills are finished when they return: they run on the legacy default stream,
+// which the non-blocking streams every kernel here runs on do not wait for (and a pageable
+// host-to-device copy may return before its data has reached the device).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -39,6 +43,17 @@ class DeviceBuffer {
   void upload(const std::vector<T>& host) {
     PERFGATE_CUDA_CHECK(
         cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    finish();
+  }
+  // Every byte set to `byte` (0xFF is NaN in every floating-point storage type).
+  void fill(unsigned char byte) {
+    PERFGATE_CUDA_CHECK(cudaMemset(data_, byte, bytes()));
+    finish();
+  }
+  void copy_from(const DeviceBuffer& other) {
+    PERFGATE_CUDA_CHECK(
+        cudaMemcpy(data_, other.data_, std::min(bytes(), other.bytes()), cudaMemcpyDeviceToDevice));
+    finish();
   }
   std::vector<T> download() const {
     std::vector<T> host(count_);
@@ -47,6 +62,7 @@ class DeviceBuffer {
   }
 
  private:
+  static void finish() { PERFGATE_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy)); }
   T* data_ = nullptr;
   std::size_t count_ = 0;
 };

@@ -22,6 +22,9 @@ class Watchdog {
 
   void arm();  // the deadline is now + timeout
   void disarm();
+  // Ends the watch (also done on destruction); if the timeout is being handled, waits for that,
+  // which does not return: what on_timeout reads is never destroyed under it.
+  void stop();
   double timeout_s() const { return timeout_s_; }
 
  private:
