@@ -30,7 +30,9 @@ constexpr int kDataCheckFailed = perfgate::exit_code::regression;
 
 std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Communicator& comm) {
 #ifdef PERFGATE_HAVE_NCCL
-  if (o.backend == "nccl" || (o.backend == "auto" && pc::nccl_device_available())) {
+  // auto: NCCL only when every rank sees a device, so that all ranks pick the same backend.
+  const auto nccl_everywhere = [&] { return comm.sum(pc::nccl_device_available() ? 0 : 1) == 0; };
+  if (o.backend == "nccl" || (o.backend == "auto" && nccl_everywhere())) {
     return pc::make_nccl_backend(comm, o.cuda_graph);
   }
 #else

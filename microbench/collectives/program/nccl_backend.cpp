@@ -145,7 +145,10 @@ class NcclBackend final : public Backend {
 
   std::optional<std::string> unsupported(const CaseShape& shape) const override {
     const bool fp8 = shape.dtype == DataType::f8e4m3 || shape.dtype == DataType::f8e5m2;
-    if (fp8 && !kNcclHasFp8) return "fp8 needs NCCL 2.24 or newer";
+    if (fp8 && !kNcclHasFp8) return "fp8 needs NCCL 2.24 or newer (built with an older one)";
+    int version = 0;  // the library loaded may be older than the headers built against
+    if (fp8 && (ncclGetVersion(&version) != ncclSuccess || version < NCCL_VERSION(2, 24, 0)))
+      return fmt::format("fp8 needs NCCL 2.24 or newer (this library is {})", version);
     if (fp8 && props_.major < 9)
       return fmt::format("fp8 needs sm_90 or newer (this GPU is sm_{}{})", props_.major,
                          props_.minor);
