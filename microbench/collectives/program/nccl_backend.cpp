@@ -125,10 +125,11 @@ class NcclBackend final : public Backend {
   ~NcclBackend() override {
     drop_graph();
     if (cublas_) cublasDestroy(cublas_);
-    // Destroying flushes every issued operation, which after an error may never finish: then
-    // the communicator is aborted instead (the watchdog's abort already freed it).
+    // Destroying flushes every issued operation, which after an error (an exception leaving
+    // the program: nothing inside catches one) may never finish: then the communicator is
+    // aborted instead (the watchdog's abort already freed it).
     if (!aborted_) {
-      if (failed_ || std::uncaught_exceptions() > 0)
+      if (std::uncaught_exceptions() > 0)
         ncclCommAbort(nccl_);
       else
         ncclCommDestroy(nccl_);
@@ -267,17 +268,11 @@ class NcclBackend final : public Backend {
         if (aborted_) continue;
         const cudaError_t state = cudaStreamQuery(stream_);
         if (state == cudaSuccess) return;
-        if (state != cudaErrorNotReady) {
-          failed_ = true;
-          check(state, "cudaStreamQuery");
-        }
+        if (state != cudaErrorNotReady) check(state, "cudaStreamQuery");
         ncclResult_t async = ncclSuccess;
         const ncclResult_t queried = ncclCommGetAsyncError(nccl_, &async);
         if (queried != ncclSuccess) async = queried;
-        if (async != ncclSuccess && async != ncclInProgress) {
-          failed_ = true;
-          check(async, "ncclCommGetAsyncError");
-        }
+        if (async != ncclSuccess && async != ncclInProgress) check(async, "ncclCommGetAsyncError");
       }
       std::this_thread::yield();
     }
@@ -373,7 +368,6 @@ class NcclBackend final : public Backend {
   cudaStream_t stream_ = nullptr, compute_stream_ = nullptr;
   cudaGraphExec_t graph_exec_ = nullptr;
   std::atomic<bool> aborted_{false};
-  bool failed_ = false;  // an operation failed: abort rather than destroy
   std::mutex comm_mutex_;
   CaseShape shape_;
   bool in_place_ = false;

@@ -73,7 +73,7 @@ class Graph {
   // The graph of `operations` -> the first engine configuration whose plan finalizes. Returns
   // false, with cuDNN's reason in *why, when the graph or every configuration is refused.
   bool build_plan(const std::vector<cudnnBackendDescriptor_t>& operations, std::string* why);
-  // Runs the plan; `uids` must cover stored_uids() (ToolError naming the first one missing).
+  // Runs the plan; `uids` must cover stored_uids() (the caller checks that once, not per run).
   void execute(const std::vector<std::int64_t>& uids, const std::vector<void*>& pointers,
                cudaStream_t s);
 

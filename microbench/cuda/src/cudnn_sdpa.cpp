@@ -108,6 +108,14 @@ std::size_t sdpa_operation_since(CudnnSdpa::Direction d, bool packed) {
   return packed ? 92800 : 92700;
 }
 
+// The tensors forward() and backward() pass, in the order they pass them.
+std::vector<std::int64_t> caller_uids(CudnnSdpa::Direction d) {
+  if (d == CudnnSdpa::Direction::forward)
+    return {layout::q_uid, layout::k_uid, layout::v_uid, layout::o_uid, layout::stats_uid};
+  return {layout::q_uid,     layout::k_uid,  layout::v_uid,  layout::o_uid, layout::do_uid,
+          layout::stats_uid, layout::dq_uid, layout::dk_uid, layout::dv_uid};
+}
+
 }  // namespace
 
 struct CudnnSdpa::Plan {
@@ -147,17 +155,28 @@ struct CudnnSdpa::Plan {
     }
   }
 
-  // Adds every tensor the built graph declares beyond the caller's, so none can be forgotten.
-  void append_own(std::vector<std::int64_t>& uids, std::vector<void*>& pointers) {
+  // Every stored tensor of the built graph with its address: the caller's in the order of
+  // caller_uids, then the plan's own (bound once here, so none can be forgotten and no launch
+  // searches for them).
+  std::vector<std::int64_t> uids;
+  std::vector<void*> own_pointers;
+  void bind(CudnnSdpa::Direction d) {
+    const std::vector<std::int64_t> callers = caller_uids(d);
+    uids = callers;
     for (const std::int64_t uid : graph->stored_uids()) {
-      if (std::find(uids.begin(), uids.end(), uid) != uids.end()) continue;
+      if (std::find(callers.begin(), callers.end(), uid) != callers.end()) continue;
       void* p = own_address(uid);
       if (p == nullptr)
         throw ToolError("cuDNN SDPA (" + path + "): nothing supplies tensor uid " +
                         std::to_string(uid));
       uids.push_back(uid);
-      pointers.push_back(p);
+      own_pointers.push_back(p);
     }
+  }
+  // `pointers`: the caller's tensors in the order of caller_uids.
+  void execute(std::vector<void*> pointers, cudaStream_t s) {
+    pointers.insert(pointers.end(), own_pointers.begin(), own_pointers.end());
+    graph->execute(uids, pointers, s);
   }
 };
 
@@ -196,6 +215,7 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d, const PackedSeq
       const auto op = sdpa_operation::describe(*g.graph, s, io, operation_direction(d), is_packed);
       if (g.graph->build_plan({op}, &refused)) {
         g.path = "SDPA operation" + packed_suffix;
+        g.bind(d);
         return;
       }
       refused = "SDPA operation: " + refused;
@@ -215,6 +235,7 @@ CudnnSdpa::CudnnSdpa(AttentionShape s, Precision p, Direction d, const PackedSeq
       g.softmax_sum = DeviceBuffer<float>(std::size_t(s.batch * s.heads * s.seq_q));
       g.dq_accum = DeviceBuffer<float>(std::size_t(s.batch * s.heads * s.seq_q * s.head_dim));
     }
+    g.bind(d);
     return;
   }
   refused += (refused.empty() ? "" : "; ") + std::string("composite graph: ") + why;
@@ -238,35 +259,20 @@ void CudnnSdpa::forward(const void* q, const void* k, const void* v, void* o, fl
   if (direction_ != Direction::forward) throw ToolError("cuDNN SDPA: this plan is a backward plan");
   if (stats == nullptr)
     throw InputError("cuDNN SDPA: forward needs a stats buffer of B*H*Sq floats");
-  std::vector<std::int64_t> uids{layout::q_uid, layout::k_uid, layout::v_uid, layout::o_uid,
-                                 layout::stats_uid};
-  std::vector<void*> pointers{const_cast<void*>(q), const_cast<void*>(k), const_cast<void*>(v), o,
-                              stats};
-  plan_->append_own(uids, pointers);
-  plan_->graph->execute(uids, pointers, s);
+  plan_->execute({const_cast<void*>(q), const_cast<void*>(k), const_cast<void*>(v), o, stats}, s);
 }
 
 void CudnnSdpa::backward(const void* q, const void* k, const void* v, const void* o,
                          const void* d_o, const float* stats, void* dq, void* dk, void* dv,
                          cudaStream_t s) {
   if (direction_ != Direction::backward) throw ToolError("cuDNN SDPA: this plan is a forward plan");
-  std::vector<std::int64_t> uids{layout::q_uid,  layout::k_uid,  layout::v_uid,
-                                 layout::o_uid,  layout::do_uid, layout::stats_uid,
-                                 layout::dq_uid, layout::dk_uid, layout::dv_uid};
-  std::vector<void*> pointers{const_cast<void*>(q),
-                              const_cast<void*>(k),
-                              const_cast<void*>(v),
-                              const_cast<void*>(o),
-                              const_cast<void*>(d_o),
-                              const_cast<float*>(stats),
-                              dq,
-                              dk,
-                              dv};
-  plan_->append_own(uids, pointers);
   // Before cuDNN 9.6 the fused backward accumulated dQ into a workspace it did not clear itself.
   if (plan_->dq_accum.get() != nullptr && cudnnGetVersion() < 90600)
     PERFGATE_CUDA_CHECK(cudaMemsetAsync(plan_->dq_accum.get(), 0, plan_->dq_accum.bytes(), s));
-  plan_->graph->execute(uids, pointers, s);
+  plan_->execute(
+      {const_cast<void*>(q), const_cast<void*>(k), const_cast<void*>(v), const_cast<void*>(o),
+       const_cast<void*>(d_o), const_cast<float*>(stats), dq, dk, dv},
+      s);
 }
 
 }  // namespace perfgate::cuda

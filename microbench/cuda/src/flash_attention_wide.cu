@@ -161,14 +161,9 @@ void flash_attention_forward_wide(Precision p, AttentionShape s, const void* q, 
                                   const void* v, void* o, cudaStream_t stream) {
   std::string why;
   if (!flash_wide_supported(s, p, &why)) throw InputError("cuda flash attention: " + why);
-  const bool bf16 = p == Precision::bf16;
-  if (s.head_dim == 128) {
-    bf16 ? launch<__nv_bfloat16, 128>(s, q, k, v, o, stream)
-         : launch<__half, 128>(s, q, k, v, o, stream);
-  } else {
-    bf16 ? launch<__nv_bfloat16, 64>(s, q, k, v, o, stream)
-         : launch<__half, 64>(s, q, k, v, o, stream);
-  }
+  dispatch_types(p, s.head_dim, [&](auto type, auto head_dim) {
+    launch<decltype(type), decltype(head_dim)::value>(s, q, k, v, o, stream);
+  });
 }
 
 }  // namespace perfgate::cuda

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "perfgate/cuda/traffic_model.hpp"
+
 namespace perfgate::cuda::flash {
 
 template <class T>
@@ -204,6 +206,22 @@ __device__ __forceinline__ void store_output(T* orow, std::int64_t q_stride,
       *reinterpret_cast<std::uint32_t*>(row + dt * 8) =
           pack<T>(acc[dt][2 * r] * inv, acc[dt][2 * r + 1] * inv);
   }
+}
+
+// Host side: calls f(T{}, std::integral_constant<int, D>{}) with the storage type of `p` (bf16,
+// else f16) and head_dim D (128, else 64): the launchers' supported() checks come first.
+template <class F>
+void dispatch_types(Precision p, std::int64_t head_dim, F&& f) {
+  const auto with_type = [&](auto type) {
+    if (head_dim == 128)
+      f(type, std::integral_constant<int, 128>{});
+    else
+      f(type, std::integral_constant<int, 64>{});
+  };
+  if (p == Precision::bf16)
+    with_type(__nv_bfloat16{});
+  else
+    with_type(__half{});
 }
 
 }  // namespace perfgate::cuda::flash
