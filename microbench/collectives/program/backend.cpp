@@ -10,4 +10,9 @@ void Backend::run_loop(int iters, const std::function<void()>& before_each) {
   wait();
 }
 
+long Backend::run_timed_loop(int iters, const std::function<void()>& before_each) {
+  run_loop(iters, before_each);
+  return iters;
+}
+
 }  // namespace perfgate::collectives

@@ -37,7 +37,13 @@ class Backend {
   virtual void wait() = 0;    // every launched operation has completed
   virtual std::vector<double> output() = 0;  // this rank's receive buffer, decoded
   // `iters` operations, `before_each` called on the host before each launch, then wait().
-  virtual void run_loop(int iters, const std::function<void()>& before_each);
+  void run_loop(int iters, const std::function<void()>& before_each);
+  // The timed form of `iters` operations. Plain launches by default; NCCL with `-G N` replays
+  // a CUDA graph of the `iters` operations N times, as nccl-tests does. ready_timed_loop does
+  // the untimed part (capture); run_timed_loop returns the operations it ran, `before_each`
+  // called before each launch (each graph replay).
+  virtual void ready_timed_loop(int /*iters*/) {}
+  virtual long run_timed_loop(int iters, const std::function<void()>& before_each);
   // Ends communication for good so that a hung operation returns (watchdog; any thread).
   virtual void abort() noexcept {}
 
@@ -50,7 +56,8 @@ class Backend {
 std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm);
 #ifdef PERFGATE_HAVE_NCCL
 bool nccl_device_available();
-std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int cuda_graph);
+// `graph_launches`: 0 for plain launches, else the replays of each timed loop's graph (-G).
+std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int graph_launches);
 #endif
 
 }  // namespace perfgate::collectives

@@ -39,6 +39,8 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
   if (o.backend == "nccl")
     throw perfgate::InputError("--backend nccl: this build has no NCCL backend");
 #endif
+  if (o.cuda_graph > 0)  // a table headed "Graph: N" must have been measured with graphs
+    throw perfgate::InputError("--cudagraph: the MPI backend has no CUDA graphs (0 only)");
   return pc::make_mpi_backend(comm);
 }
 

@@ -109,7 +109,8 @@ struct DeviceBuffer {
 
 class NcclBackend final : public Backend {
  public:
-  NcclBackend(const Communicator& comm, int cuda_graph) : comm_(comm), use_graph_(cuda_graph != 0) {
+  NcclBackend(const Communicator& comm, int graph_launches)
+      : comm_(comm), graph_launches_(graph_launches) {
     const int devices = agreed_device_count(comm);
     device_ = comm.local_rank() % devices;
     PG_CHECK(cudaSetDevice(device_));
@@ -241,20 +242,32 @@ class NcclBackend final : public Backend {
     }
   }
 
-  void run_loop(int iters, const std::function<void()>& before_each) override {
-    if (!use_graph_) {
-      Backend::run_loop(iters, before_each);
-      return;
-    }
-    if (!graph_exec_) {  // the first (untimed) loop after prepare captures, under the watchdog
+  // nccl-tests' -G: the loop's operations captured into one graph (untimed, under the
+  // watchdog: the caller arms it), uploaded, then replayed graph_launches_ times.
+  void ready_timed_loop(int iters) override {
+    if (graph_launches_ == 0 || graph_iters_ == iters) return;
+    drop_graph();
+    cudaGraph_t graph = nullptr;
+    PG_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < iters; ++i) launch();
+    PG_CHECK(cudaStreamEndCapture(stream_, &graph));
+    const cudaError_t instantiated = cudaGraphInstantiate(&graph_exec_, graph, 0);
+    cudaGraphDestroy(graph);
+    PG_CHECK(instantiated);
+    PG_CHECK(cudaGraphUpload(graph_exec_, stream_));  // the first replay does not pay for it
+    graph_iters_ = iters;
+  }
+
+  long run_timed_loop(int iters, const std::function<void()>& before_each) override {
+    if (graph_launches_ == 0) return Backend::run_timed_loop(iters, before_each);
+    ready_timed_loop(iters);
+    for (int l = 0; l < graph_launches_; ++l) {
       before_each();
-      capture_graph();
-    }
-    for (int i = 0; i < iters; ++i) {
-      before_each();
+      if (aborted_) park();
       PG_CHECK(cudaGraphLaunch(graph_exec_, stream_));
     }
     wait();
+    return static_cast<long>(iters) * graph_launches_;
   }
 
   // Polls (as nccl-tests does) rather than blocking, so that the watchdog's abort is never
@@ -346,22 +359,15 @@ class NcclBackend final : public Backend {
     return recv_.data;
   }
 
-  void capture_graph() {
-    cudaGraph_t graph = nullptr;
-    PG_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-    launch();
-    PG_CHECK(cudaStreamEndCapture(stream_, &graph));
-    PG_CHECK(cudaGraphInstantiate(&graph_exec_, graph, 0));
-    cudaGraphDestroy(graph);
-  }
-
   void drop_graph() {
     if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
     graph_exec_ = nullptr;
+    graph_iters_ = 0;
   }
 
   const Communicator& comm_;
-  bool use_graph_;
+  int graph_launches_;
+  int graph_iters_ = 0;  // operations in graph_exec_
   int device_ = 0;
   cudaDeviceProp props_{};
   ncclComm_t nccl_ = nullptr;
@@ -385,8 +391,8 @@ bool nccl_device_available() {
   return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
 }
 
-std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int cuda_graph) {
-  return std::make_unique<NcclBackend>(comm, cuda_graph);
+std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int graph_launches) {
+  return std::make_unique<NcclBackend>(comm, graph_launches);
 }
 
 }  // namespace perfgate::collectives

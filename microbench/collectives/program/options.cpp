@@ -94,7 +94,8 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("-a,--average", raw.average,
                  "time shown: 0 rank 0, 1 average, 2 minimum, 3 maximum across ranks");
   app.add_option("-G,--cudagraph", o.cuda_graph,
-                 "NCCL: replay each timed loop as a CUDA graph (0 or 1)");
+                 "NCCL: capture each timed loop's operations into a CUDA graph and replay it "
+                 "this many times (0: no graph)");
   app.add_option("--output", o.output, "result document path (written by rank 0)");
   app.add_option("--suite", o.suite, "suite name in the result document");
   app.add_option("--label", raw.labels, "run label KEY=VALUE (repeatable)");
@@ -134,6 +135,7 @@ void finish_options(Options& o, const RawOptions& raw) {
   o.time_shown = static_cast<TimeShown>(raw.average);
   if (o.iters < 1) throw InputError("--iters: must be at least 1");
   if (o.warmup_iters < 0) throw InputError("--warmup_iters: must not be negative");
+  if (o.cuda_graph < 0) throw InputError("--cudagraph: must not be negative");
   if (o.repetitions < 1) throw InputError("--repetitions: must be at least 1");
   if (o.straggler_floor_us < 0) throw InputError("--straggler-floor-us: must not be negative");
   if (o.timeout_s < 0) throw InputError("--timeout-s: must not be negative");

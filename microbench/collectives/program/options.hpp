@@ -28,7 +28,7 @@ struct Options {
   int warmup_iters = 5, iters = 20, repetitions = 1;
   bool check = true;
   TimeShown time_shown = TimeShown::average;
-  int cuda_graph = 0;
+  int cuda_graph = 0;  // -G: replays of each timed loop captured as a CUDA graph (0: none)
   std::string output;
   std::string suite = "collectives";
   std::map<std::string, std::string> labels;

@@ -12,6 +12,28 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+struct LoopTime {
+  double us = 0;        // on the slowest rank
+  long operations = 0;  // all_reduces run (iters, or iters x graph replays)
+};
+
+// One timed loop of all_reduces (with `repeats` GEMMs beside it when repeats > 0), started
+// together after a barrier.
+LoopTime comm_loop(ModeContext& ctx, int repeats) {
+  ctx.watchdog.arm();
+  ctx.backend.ready_timed_loop(ctx.options.iters);
+  ctx.comm.barrier();
+  const Clock::time_point start = Clock::now();
+  if (repeats > 0) ctx.backend.launch_compute(repeats);
+  const long operations =
+      ctx.backend.run_timed_loop(ctx.options.iters, [&] { ctx.watchdog.arm(); });
+  if (repeats > 0) ctx.backend.wait_compute();
+  const double slowest =
+      ctx.comm.max(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+  ctx.watchdog.disarm();
+  return {slowest, operations};
+}
+
 double compute_us(Backend& backend, int repeats) {
   const Clock::time_point start = Clock::now();
   backend.launch_compute(repeats);
@@ -36,10 +58,8 @@ void run_overlap(ModeContext& ctx) {
   warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
   compute_us(ctx.backend, 1);  // warm caches and thread start-up
 
-  const Delay no_delay{};
-  const double comm_alone = ctx.comm.max(
-      timed_loop(ctx.backend, ctx.comm, ctx.watchdog, o.iters, no_delay).total_us * o.iters);
-  ctx.watchdog.disarm();
+  const LoopTime comm = comm_loop(ctx, 0);
+  const double comm_alone = comm.us;
   const double one_gemm = ctx.comm.max(compute_us(ctx.backend, 1));
   // As many GEMMs as fill the communication time, so that either could hide the other.
   const int repeats =
@@ -47,14 +67,7 @@ void run_overlap(ModeContext& ctx) {
   ctx.comm.barrier();
   const double compute_alone = ctx.comm.max(compute_us(ctx.backend, repeats));
 
-  ctx.comm.barrier();
-  const Clock::time_point start = Clock::now();
-  ctx.backend.launch_compute(repeats);
-  ctx.backend.run_loop(o.iters, [&] { ctx.watchdog.arm(); });
-  ctx.backend.wait_compute();
-  const double both =
-      ctx.comm.max(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-  ctx.watchdog.disarm();
+  const double both = comm_loop(ctx, repeats).us;
   ctx.document.set_current(std::nullopt);
 
   OverlapMeasurement m{ctx.backend.name(), current.bytes, o.gemm_n,
@@ -65,8 +78,8 @@ void run_overlap(ModeContext& ctx) {
       fmt::format(
           "# Overlap: {} x GEMM n={} | {} x all_reduce {} B {}\n"
           "# compute alone {:.1f} us, comm alone {:.1f} us, both {:.1f} us, efficiency {:.3f}\n",
-          repeats, o.gemm_n, o.iters, current.bytes, type_name(dtype), compute_alone, comm_alone,
-          both, overlap_efficiency(compute_alone, comm_alone, both)));
+          repeats, o.gemm_n, comm.operations, current.bytes, type_name(dtype), compute_alone,
+          comm_alone, both, overlap_efficiency(compute_alone, comm_alone, both)));
 }
 
 }  // namespace perfgate::collectives

@@ -36,9 +36,10 @@ RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watc
       std::chrono::duration<double, std::micro>(delay.us));
   Clock::duration pre{0};
   watchdog.arm();  // a peer that never arrives hangs this barrier too
+  backend.ready_timed_loop(iters);
   comm.barrier();
   const Clock::time_point start = Clock::now();
-  backend.run_loop(iters, [&] {
+  const long operations = backend.run_timed_loop(iters, [&] {
     watchdog.arm();
     if (delayed) {
       const Clock::time_point before = Clock::now();
@@ -47,7 +48,8 @@ RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watc
     }
   });
   const Clock::time_point end = Clock::now();
-  return {micros(end - start) / iters, micros(pre) / iters};
+  const auto per_operation = static_cast<double>(operations);
+  return {micros(end - start) / per_operation, micros(pre) / per_operation};
 }
 
 std::vector<RankTiming> gather_timings(const Communicator& comm, const RankTiming& mine) {

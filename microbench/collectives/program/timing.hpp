@@ -21,7 +21,8 @@ struct Delay {
 std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog,
                        const CaseShape& shape);
 void warm_up(Backend& backend, Watchdog& watchdog, int iters);
-// One timed loop of `iters` operations; this rank's time per operation and pre-collective time.
+// One timed loop of `iters` operations (replayed as a graph under -G); this rank's time per
+// operation and pre-collective time.
 // Leaves the watchdog armed: a rank that finished early (a broadcast root) next waits for its
 // peers in the exchange of timings, so the caller disarms after that exchange.
 RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog, int iters,

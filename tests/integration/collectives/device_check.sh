@@ -12,7 +12,7 @@ run --collective all -d all -o all -b 1K -e 16M -f 16 -n 5 -w 2 --output "$OUT/a
 echo "all: rc=$?"; grep -E "Out of bounds|Skipped" "$OUT/all.txt" | sort | uniq -c
 run -b 8 -e 1G -f 8 -n 20 -w 5 --output "$OUT/ar.json" >"$OUT/ar.txt" 2>&1
 echo "ar: rc=$?"
-run -G 1 -b 8 -e 1G -f 8 -n 20 -w 5 --output "$OUT/graph.json" >"$OUT/graph.txt" 2>&1
+run -G 4 -b 8 -e 1G -f 8 -n 20 -w 5 --output "$OUT/graph.json" >"$OUT/graph.txt" 2>&1
 echo "graph: rc=$?"
 run --collective broadcast -b 1G -e 1G -n 20 -w 5 >"$OUT/bcast.txt" 2>&1
 echo "bcast: rc=$?"

@@ -20,4 +20,13 @@ done
 expect_exit 2 run_collectives 1 --collective allreduce9 --output "$WORK/bad.json"
 expect_in err "allreduce9"
 [ ! -e "$WORK/bad.json" ] || fail "a document was written for a bad command line"
+
+# -G is nccl-tests' count of graph replays: negative is a usage error, and the MPI backend
+# refuses any (its table would say "Graph: 1" for plain launches).
+expect_exit 2 run_collectives 2 --backend mpi -G -1 -b 1K -e 1K --output "$WORK/bad.json"
+expect_in err '^perfgate-collectives: --cudagraph: must not be negative$'
+expect_exit 2 run_collectives 2 --backend mpi -G 2 -b 1K -e 1K --output "$WORK/bad.json"
+expect_in err '^perfgate-collectives: --cudagraph: the MPI backend has no CUDA graphs \(0 only\)$'
+[ "$(grep -c '^perfgate-collectives:' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "expected one line from rank 0"; }
+[ ! -e "$WORK/bad.json" ] || fail "a document was written for a bad command line"
 finish
