@@ -54,11 +54,14 @@ Workload attention_workload(const CaseParams& p) {
   const auto [cu_q, cu_k] = attention_offsets(p);
   const auto h = static_cast<double>(p.integer("h")), hkv = static_cast<double>(p.integer("hkv")),
              d = static_cast<double>(p.integer("d"));
-  double flops = 0;
+  // The scores the mask keeps, counted exactly: halving Sq·Sk (FlashAttention's convention)
+  // holds only for Sq = Sk and undercounts the bottom-right aligned mask when Sq < Sk.
+  const bool causal = p.flag("causal");
+  double scores = 0;
   for (std::size_t i = 0; i + 1 < cu_q.size(); ++i)
-    flops += 4.0 * h * static_cast<double>(cu_q[i + 1] - cu_q[i]) *
-             static_cast<double>(cu_k[i + 1] - cu_k[i]) * d;
-  if (p.flag("causal")) flops /= 2;
+    scores += static_cast<double>(
+        kernels::kept_scores(causal, cu_q[i + 1] - cu_q[i], cu_k[i + 1] - cu_k[i]));
+  const double flops = 4.0 * h * d * scores;  // Q·Kᵀ and P·V, 2 FLOPs per multiply-add each
   const auto tq = static_cast<double>(cu_q.back()), tk = static_cast<double>(cu_k.back());
   const auto elem = static_cast<double>(dtype_size(dtype_of(p)));
   return Workload{flops, (2 * tq * h * d + 2 * tk * hkv * d) * elem};  // Q, O, K, V once each

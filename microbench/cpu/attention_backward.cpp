@@ -162,12 +162,15 @@ PERFGATE_FAMILY(attention_backward, AttentionBackwardProblem) {
       .int_axis("sk", {512})
       .int_axis("d", {64})
       .bool_axis("causal")
-      .string_axis("dtype", {"f32"})
+      // bf16 as the forward family stores it (inputs rounded to bf16, computed in fp32, outputs
+      // rounded): the storage the GPU backend needs; f32 for the CPU reference path.
+      .string_axis("dtype", {"f32", "bf16"})
       .filter([](const CaseParams& p) {
         return p.integer("sq") <= p.integer("sk") && p.integer("h") % p.integer("hkv") == 0;
       })
       .workload([](const CaseParams& p) {
-        // FlashAttention convention: backward = 2.5 × forward FLOPs.
+        // Backward = 2.5 × forward FLOPs (FlashAttention's ratio: five score-sized products,
+        // QKᵀ recomputed, dV, dP, dQ, dK, against the forward's two), over the same kept scores.
         const Workload fwd = attention_workload(p);
         const auto e = static_cast<double>(dtype_size(dtype_of(p)));
         const auto nq =

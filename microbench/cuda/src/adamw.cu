@@ -1,6 +1,7 @@
 // AdamW: one multi-tensor launch over a chunk table (each block takes one chunk of one
 // tensor, float4 accesses), and the unfused baseline of three kernels per tensor.
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "perfgate/cuda/check.hpp"
@@ -46,7 +47,13 @@ __device__ __forceinline__ void adamw_element(float& p, float g, float& m, float
 __global__ void __launch_bounds__(kThreads)
     adamw_multi_tensor_kernel(const Chunk* chunks, Coefficients c) {
   const Chunk k = chunks[blockIdx.x];
-  const std::int64_t vecs = k.count / 4;
+  // float4 only where all four arrays are 16-byte aligned (chunks start at multiples of kChunk,
+  // so a chunk is aligned as its tensor is); elsewhere the scalar loop below takes the chunk.
+  const bool aligned =
+      ((reinterpret_cast<std::uintptr_t>(k.p) | reinterpret_cast<std::uintptr_t>(k.g) |
+        reinterpret_cast<std::uintptr_t>(k.m) | reinterpret_cast<std::uintptr_t>(k.v)) &
+       15) == 0;
+  const std::int64_t vecs = aligned ? k.count / 4 : 0;
   for (std::int64_t i = threadIdx.x; i < vecs; i += blockDim.x) {
     float4 p = reinterpret_cast<float4*>(k.p)[i], m = reinterpret_cast<float4*>(k.m)[i],
            v = reinterpret_cast<float4*>(k.v)[i];

@@ -24,13 +24,20 @@ __device__ __forceinline__ RowStats row_stats(const float* x, std::int64_t vocab
     if (v > m) {
       s = s * expf(m - v) + 1.0f;
       m = v;
-    } else {
+    } else if (v != -INFINITY) {  // −inf adds nothing; expf(−inf − (−inf)) would be NaN
       s += expf(v - m);
     }
   }
   const float row_max = block_reduce<true>(m);
-  const float sum = block_reduce<false>(m == -INFINITY ? 0.0f : s * expf(m - row_max));
+  // A thread that saw only −inf has s == 0 (and m − row_max may be NaN); a NaN logit stays NaN.
+  const float sum = block_reduce<false>(s == 0.0f ? 0.0f : s * expf(m - row_max));
   return {row_max, row_max + logf(sum)};
+}
+
+// lse − x[label]; NaN for a label outside [0, vocab) instead of a read outside the row.
+__device__ __forceinline__ float label_loss(float lse, const float* x, std::int64_t label,
+                                            std::int64_t vocab) {
+  return label >= 0 && label < vocab ? lse - x[label] : __int_as_float(0x7fc00000);
 }
 
 __global__ void __launch_bounds__(kRowThreads)
@@ -38,7 +45,7 @@ __global__ void __launch_bounds__(kRowThreads)
                          std::int64_t vocab) {
   const float* x = logits + blockIdx.x * vocab;
   const RowStats r = row_stats(x, vocab);
-  if (threadIdx.x == 0) loss[blockIdx.x] = r.lse - x[labels[blockIdx.x]];
+  if (threadIdx.x == 0) loss[blockIdx.x] = label_loss(r.lse, x, labels[blockIdx.x], vocab);
 }
 
 __global__ void __launch_bounds__(kRowThreads)
@@ -52,7 +59,7 @@ __global__ void __launch_bounds__(kRowThreads)
 __global__ void nll_gather_kernel(const float* logp, const std::int64_t* labels, float* loss,
                                   std::int64_t rows, std::int64_t vocab) {
   const std::int64_t r = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
-  if (r < rows) loss[r] = -logp[r * vocab + labels[r]];
+  if (r < rows) loss[r] = label_loss(0.0f, logp + r * vocab, labels[r], vocab);
 }
 
 void validate(std::int64_t rows, std::int64_t vocab) {

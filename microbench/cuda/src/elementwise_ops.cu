@@ -4,6 +4,7 @@
 #include <cuda_fp8.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "dispatch.cuh"
 #include "perfgate/cuda/check.hpp"
@@ -27,14 +28,20 @@ unsigned grid_for(std::int64_t vecs) {
 
 enum class Stage { bias, gelu, bias_gelu };
 
-template <class T>
+// InPlace: x overlaps y (the unfused GeLU pass, a GEMM epilogue applied to its output), so x is
+// read with coherent loads.
+template <class T, bool InPlace>
 __global__ void bias_gelu_kernel(const T* x, const T* bias, T* y, std::int64_t vecs,
                                  std::int64_t cols, Stage stage) {
   using V = Vec<T>;
   const std::int64_t row_vecs = cols / V::width;
   PERFGATE_GRID_STRIDE(i, vecs) {
     V v;
-    v.load(x + i * V::width);
+    if constexpr (InPlace) {
+      v.load_plain(x + i * V::width);
+    } else {
+      v.load(x + i * V::width);
+    }
     if (stage != Stage::gelu) {
       V b;
       b.load(bias + (i % row_vecs) * V::width);
@@ -61,7 +68,7 @@ __global__ void swiglu_kernel(const T* gate_up, T* y, std::int64_t vecs, std::in
     const T* gate = gate_up + row * 2 * hidden + col;
     V g, u;
     if (stage == Glu::multiply) {
-      g.load(y + i * V::width);  // silu(gate) from the first pass
+      g.load_plain(y + i * V::width);  // silu(gate) from the first pass, rewritten here
     } else {
       g.load(gate);
 #pragma unroll
@@ -146,9 +153,12 @@ template <class T>
 void bias_gelu(const void* x, const void* bias, void* y, RowShape shape, Stage stage,
                cudaStream_t s) {
   const std::int64_t vecs = shape.rows * shape.hidden / Vec<T>::width;
-  bias_gelu_kernel<T>
-      <<<grid_for(vecs), kThreads, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(bias),
-                                           static_cast<T*>(y), vecs, shape.hidden, stage);
+  const auto bytes = std::uintptr_t(vecs) * 16;
+  const auto in = reinterpret_cast<std::uintptr_t>(x), out = reinterpret_cast<std::uintptr_t>(y);
+  auto kernel =
+      in < out + bytes && out < in + bytes ? bias_gelu_kernel<T, true> : bias_gelu_kernel<T, false>;
+  kernel<<<grid_for(vecs), kThreads, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(bias),
+                                             static_cast<T*>(y), vecs, shape.hidden, stage);
   PERFGATE_CHECK_LAUNCH("bias_gelu_kernel");
 }
 

@@ -2,6 +2,8 @@
 
 #include <cuda_bf16.h>
 
+#include "perfgate/cuda/check.hpp"
+
 namespace perfgate::cuda {
 namespace {
 
@@ -53,9 +55,19 @@ bool gemm_supported(Precision p, int major, int minor, std::string* why) {
 }
 
 LtGemm::LtGemm(GemmShape shape, Precision precision, Epilogue epilogue)
-    : shape_(shape), precision_(precision), workspace_(kWorkspaceBytes) {
+    : shape_(shape), precision_(precision), epilogue_(epilogue), workspace_(kWorkspaceBytes) {
   (void)gemm_traffic(shape, precision, false);  // validates the shape
-  const cudaDataType_t in = cuda_type(precision);
+  try {
+    describe();
+    choose_algorithm();
+  } catch (...) {
+    release();  // the destructor does not run for a constructor that throws
+    throw;
+  }
+}
+
+void LtGemm::describe() {
+  const cudaDataType_t in = cuda_type(precision_);
   const cudaDataType_t out = cuda_type(output_precision());
   const cublasComputeType_t compute =
       CUBLAS_COMPUTE_32F;  // f32 stays IEEE fp32: its check bound is tight
@@ -64,47 +76,65 @@ LtGemm::LtGemm(GemmShape shape, Precision precision, Epilogue epilogue)
   // Column-major view: C^T[N,M] = W[N,K] · A^T[K,M], W read transposed from its [N,K] rows.
   set(op_, CUBLASLT_MATMUL_DESC_TRANSA, CUBLAS_OP_T);
   set(op_, CUBLASLT_MATMUL_DESC_TRANSB, CUBLAS_OP_N);
-  if (precision == Precision::fp8) set(op_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, std::int8_t(1));
-  if (epilogue != Epilogue::none) {
+  if (precision_ == Precision::fp8) set(op_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, std::int8_t(1));
+  if (epilogue_ != Epilogue::none) {
     set(op_, CUBLASLT_MATMUL_DESC_EPILOGUE,
-        epilogue == Epilogue::bias ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_GELU_BIAS);
+        epilogue_ == Epilogue::bias ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_GELU_BIAS);
     set(op_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, out);
   }
-  const auto m = std::uint64_t(shape.m), n = std::uint64_t(shape.n), k = std::uint64_t(shape.k);
+  const auto m = std::uint64_t(shape_.m), n = std::uint64_t(shape_.n), k = std::uint64_t(shape_.k);
   PERFGATE_CUBLAS_CHECK(
       cublasLtMatrixLayoutCreate(&a_, in, k, n, std::int64_t(k)));  // W as [K,N] col-major
   PERFGATE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&b_, in, k, m, std::int64_t(k)));  // A^T
   PERFGATE_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&c_, out, n, m, std::int64_t(n)));
+}
 
+void LtGemm::choose_algorithm() {
   cublasLtMatmulPreference_t pref = nullptr;
   PERFGATE_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
   const std::size_t ws = kWorkspaceBytes;
-  PERFGATE_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
-      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)));
+  const cublasStatus_t set_status = cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
   cublasLtMatmulHeuristicResult_t result{};
   int found = 0;
   const cublasStatus_t status =
-      cublasLtMatmulAlgoGetHeuristic(handle_, op_, a_, b_, c_, c_, pref, 1, &result, &found);
+      set_status != CUBLAS_STATUS_SUCCESS
+          ? set_status
+          : cublasLtMatmulAlgoGetHeuristic(handle_, op_, a_, b_, c_, c_, pref, 1, &result, &found);
   cublasLtMatmulPreferenceDestroy(pref);
+  // NOT_SUPPORTED is cuBLASLt's answer for a configuration it has no kernel for (this type or
+  // epilogue on this GPU): a case this machine cannot run, not a failure.
+  if (status == CUBLAS_STATUS_NOT_SUPPORTED || (status == CUBLAS_STATUS_SUCCESS && found == 0))
+    throw Unsupported(std::string("cuBLASLt has no algorithm for ") + to_string(precision_) +
+                      " with epilogue " + to_string(epilogue_) + " on this GPU");
   PERFGATE_CUBLAS_CHECK(status);
-  if (found == 0)
-    throw ToolError(std::string("cuBLASLt has no algorithm for ") + to_string(precision) +
-                    " with epilogue " + to_string(epilogue));
+  PERFGATE_CUBLAS_CHECK(result.state);
   algo_ = result.algo;
 }
 
-LtGemm::~LtGemm() {
+void LtGemm::release() noexcept {
   if (c_) cublasLtMatrixLayoutDestroy(c_);
   if (b_) cublasLtMatrixLayoutDestroy(b_);
   if (a_) cublasLtMatrixLayoutDestroy(a_);
   if (op_) cublasLtMatmulDescDestroy(op_);
   if (handle_) cublasLtDestroy(handle_);
+  c_ = b_ = a_ = nullptr;
+  op_ = nullptr;
+  handle_ = nullptr;
+}
+
+LtGemm::~LtGemm() {
+  release();
 }
 
 void LtGemm::run(const void* a, const void* w, void* c, const void* bias, cudaStream_t s) const {
-  if (bias != nullptr)
+  if (epilogue_ != Epilogue::none) {
+    // Without a pointer the epilogue would read address 0 and poison the context.
+    if (bias == nullptr)
+      throw InputError(std::string("GEMM: epilogue ") + to_string(epilogue_) + " needs a bias");
     PERFGATE_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
                                                          &bias, sizeof(bias)));
+  }
   const float one = 1.0f, zero = 0.0f;
   PERFGATE_CUBLAS_CHECK(cublasLtMatmul(handle_, op_, &one, w, a_, a, b_, &zero, c, c_, c, c_,
                                        &algo_, workspace_.get(), workspace_.bytes(), s));

@@ -1,8 +1,10 @@
 #include "perfgate/cuda/gpu_timer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <numeric>
+#include <string>
 
 #include "perfgate/core/error.hpp"
 #include "perfgate/cuda/clock_record.hpp"
@@ -32,6 +34,10 @@ void validate(const TimingOptions& o) {
   if (o.batch == 0 && !(o.min_sample_seconds > 0))
     throw InputError("timing options: min_sample_seconds must be > 0 when batch is automatic");
   if (o.cold && o.graph) throw InputError("timing options: cold and graph exclude each other");
+  if (o.rotations < 1) throw InputError("timing options: rotations must be >= 1");
+  if (o.rotations > 1 && !o.cold) throw InputError("timing options: rotations need cold mode");
+  if (!(o.min_warmup_seconds >= 0))
+    throw InputError("timing options: min_warmup_seconds must be >= 0");
 }
 
 GpuTimer::GpuTimer(cudaStream_t stream, const NvmlProbe* probe) : stream_(stream), probe_(probe) {
@@ -105,13 +111,23 @@ double GpuTimer::time_batch(const Launch& launch, std::size_t iterations, bool u
   });
 }
 
+void GpuTimer::warm_up(const Launch& launch, const TimingOptions& options) {
+  if (options.warmup == 0 && options.min_warmup_seconds <= 0) return;
+  const auto start = std::chrono::steady_clock::now();
+  const auto enough = std::chrono::duration<double>(options.min_warmup_seconds);
+  int invocation = 0;
+  do {
+    for (int i = 0; i < std::max(options.warmup, 1); ++i) launch(stream_, invocation++);
+    PERFGATE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  } while (std::chrono::steady_clock::now() - start < enough);
+}
+
 TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& options) {
   validate(options);
-  for (int i = 0; i < options.warmup; ++i) launch(stream_, i);
-  PERFGATE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  warm_up(launch, options);
 
   TimingResult result;
-  result.batch = options.cold ? 1 : options.batch;
+  result.batch = options.cold ? options.rotations : options.batch;
   if (result.batch == 0) {
     const double one = std::max(elapsed([&] { launch(stream_, 0); }), 1e-7);
     result.batch = int(std::clamp(std::ceil(options.min_sample_seconds / one), 1.0, 10000.0));
@@ -124,13 +140,16 @@ TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& option
   }
 
   ClockRecord clocks;
+  std::uint64_t last_disqualifying = 0;
   const int max_attempts = options.samples * 3;  // throttled samples are retaken, within reason
   for (int attempt = 0; attempt < max_attempts && int(result.seconds.size()) < options.samples;
        ++attempt) {
     double seconds = 0;
     if (options.cold) {
       flush_l2();
-      seconds = elapsed([&] { launch(stream_, attempt); });
+      seconds = elapsed([&] {
+        for (int i = 0; i < result.batch; ++i) launch(stream_, i);
+      });
     } else if (options.graph) {
       seconds = elapsed([&] { PERFGATE_CUDA_CHECK(cudaGraphLaunch(graph.exec, stream_)); });
     } else {
@@ -139,9 +158,17 @@ TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& option
       });
     }
     // The clock right after the sample: NVML reports the current state, not an average.
-    if (clocks.add(probe_ != nullptr ? probe_->sample() : std::nullopt))
+    const std::optional<ClockSample> reading = probe_ != nullptr ? probe_->sample() : std::nullopt;
+    if (clocks.add(reading))
       result.seconds.push_back(seconds / result.batch);
+    else
+      last_disqualifying = reading->reasons;
   }
+  if (int(result.seconds.size()) < options.samples)
+    throw ToolError("the GPU stayed throttled (" + describe_throttle(last_disqualifying) +
+                    "): " + std::to_string(result.seconds.size()) + " of " +
+                    std::to_string(options.samples) + " samples kept in " +
+                    std::to_string(max_attempts) + " attempts, no trustworthy time");
   result.discarded_throttled = clocks.discarded_throttled();
   result.power_capped = clocks.power_capped();
   result.clocks_checked = probe_ != nullptr && probe_->available() && clocks.all_checked();

@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <cinttypes>
+#include <cstdio>
 #include <utility>
 #include <vector>
 
@@ -15,15 +17,25 @@ bool is_disqualifying_throttle(std::uint64_t reasons) {
 std::string describe_throttle(std::uint64_t reasons) {
   using namespace throttle_bits;
   static const std::vector<std::pair<std::uint64_t, const char*>> names = {
-      {gpu_idle, "gpu_idle"},         {applications_clocks, "applications_clocks"},
-      {sw_power_cap, "sw_power_cap"}, {hw_slowdown, "hw_slowdown"},
-      {sync_boost, "sync_boost"},     {sw_thermal, "sw_thermal"},
-      {hw_thermal, "hw_thermal"},     {hw_power_brake, "hw_power_brake"}};
+      {gpu_idle, "gpu_idle"},          {applications_clocks, "applications_clocks"},
+      {sw_power_cap, "sw_power_cap"},  {hw_slowdown, "hw_slowdown"},
+      {sync_boost, "sync_boost"},      {sw_thermal, "sw_thermal"},
+      {hw_thermal, "hw_thermal"},      {hw_power_brake, "hw_power_brake"},
+      {display_clock, "display_clock"}};
   std::string text;
-  for (const auto& [bit, name] : names) {
-    if ((reasons & bit) == 0) continue;
+  auto append = [&text](const std::string& name) {
     if (!text.empty()) text += '|';
     text += name;
+  };
+  std::uint64_t known = 0;
+  for (const auto& [bit, name] : names) {
+    known |= bit;
+    if ((reasons & bit) != 0) append(name);
+  }
+  if ((reasons & ~known) != 0) {
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "0x%" PRIx64, reasons & ~known);
+    append(hex);
   }
   return text.empty() ? "none" : text;
 }

@@ -312,6 +312,12 @@ void masked_softmax_f32_in(Precision out, const float* x, void* y, RowShape shap
                            std::int64_t matrices, bool causal, float scale, cudaStream_t s) {
   if (out == Precision::f32 || out == Precision::fp8)
     throw InputError("cuda masked softmax: output must be bf16 or f16");
+  if (shape.rows <= 0 || shape.hidden <= 0 || matrices <= 0)
+    throw InputError("cuda masked softmax: rows, columns and matrices must be positive");
+  // One block per row of every matrix.
+  if (shape.rows > 2147483647 / matrices)
+    throw InputError("cuda masked softmax: rows (" + std::to_string(shape.rows) + ") x matrices (" +
+                     std::to_string(matrices) + ") must fit a grid dimension (2^31 - 1)");
   kernels::dispatch_storage(out, [&](auto tag) {
     using T = decltype(tag);
     kernels::masked_softmax_kernel<T><<<unsigned(shape.rows * matrices), 256, 0, s>>>(

@@ -83,10 +83,14 @@ Traffic swiglu_traffic(RowShape s, Precision p) {
   return {6 * n, 3 * n * e};  // reads gate and up, writes silu(gate) * up
 }
 
-Traffic rope_traffic(RowShape s, Precision p) {
+Traffic rope_traffic(RowShape s, Precision p, std::int64_t positions) {
   const double n = elements(s), e = double(element_bytes(p));
   if (s.hidden % 2 != 0) throw InputError("cuda workload: rope head_dim must be even");
-  return {3 * n, 2 * n * e};  // two multiplies and an add per element
+  require_positive(positions, "positions");
+  // The cos/sin table, a float pair per (position, pair of elements), is read once: every head
+  // of a token shares its row.
+  const double table = double(positions) * double(s.hidden / 2) * 2 * 4;
+  return {3 * n, 2 * n * e + table};  // two multiplies and an add per element
 }
 
 Traffic adamw_traffic(std::int64_t parameters) {

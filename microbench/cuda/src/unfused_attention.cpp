@@ -27,6 +27,11 @@ UnfusedAttention::UnfusedAttention(AttentionShape s, Precision p, const void* q,
   validate(s);
   if (p != Precision::bf16 && p != Precision::f16)
     throw InputError("cuda unfused attention: precision must be bf16 or f16");
+  // Declined like cuDNN and the flash kernel: the first Sq − Skv query rows would see no key,
+  // and their softmax has nothing to normalise.
+  if (s.causal && s.seq_q > s.seq_kv)
+    throw Unsupported(
+        "cuda unfused attention: a causal mask with more queries than keys leaves rows empty");
   const std::size_t matrices = std::size_t(s.batch * s.heads),
                     each = std::size_t(s.seq_q * s.seq_kv);
   const std::size_t e = element_bytes(p);

@@ -14,6 +14,11 @@ struct Vec {
   float v[width];
 
   __device__ __forceinline__ void load(const T* p) { unpack(load_word(p)); }
+  // A coherent load, for a buffer the same kernel also writes (in place): the read-only path
+  // (ld.global.nc) requires the data to stay unchanged for the whole kernel.
+  __device__ __forceinline__ void load_plain(const T* p) {
+    unpack(*reinterpret_cast<const uint4*>(p));
+  }
   __device__ __forceinline__ void store(T* p) const { *reinterpret_cast<uint4*>(p) = pack(); }
   // The 128-bit word as stored. A kernel that keeps a row in registers keeps words: for 16-bit
   // storage that is half the registers of the fp32 values.

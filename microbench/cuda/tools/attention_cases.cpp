@@ -56,13 +56,13 @@ Launch forward_launch(Impl impl, AttentionShape s, Precision p, AttentionBuffers
   return {};
 }
 
+// "b=1 h=4 hkv=2 s=128 d=128 causal"; with unequal lengths s is the query length and skv follows
+// it ("s=256 skv=384"): a causal mask depends on both.
 std::string attention_shape_text(AttentionShape s) {
-  return shape_text({{"b", s.batch},
-                     {"h", s.heads},
-                     {"hkv", s.kv_heads},
-                     {"s", s.seq_q},
-                     {"d", s.head_dim}}) +
-         (s.causal ? " causal" : "");
+  std::string text =
+      shape_text({{"b", s.batch}, {"h", s.heads}, {"hkv", s.kv_heads}, {"s", s.seq_q}});
+  if (s.seq_kv != s.seq_q) text += ' ' + shape_text({{"skv", s.seq_kv}});
+  return text + ' ' + shape_text({{"d", s.head_dim}}) + (s.causal ? " causal" : "");
 }
 
 void check_forward(Context& ctx, Impl impl, AttentionShape s, Precision p) {
@@ -145,7 +145,9 @@ void run_attention_cases(Context& ctx) {
     AttentionShape causal_long = causal;  // several K/V tiles and query blocks, unequal lengths
     causal_long.seq_q = 256;
     causal_long.seq_kv = 384;
-    for (Impl impl : {Impl::flash, Impl::flash_q128}) {
+    // The unfused path too: at Sq = Skv top-left and bottom-right mask alignment agree, so only
+    // causal_long tells them apart.
+    for (Impl impl : {Impl::unfused, Impl::flash, Impl::flash_q128}) {
       check_forward(ctx, impl, gqa, Precision::f16);
       check_forward(ctx, impl, d64, Precision::bf16);
       check_forward(ctx, impl, causal_long, Precision::bf16);

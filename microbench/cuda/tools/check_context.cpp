@@ -42,6 +42,10 @@ void Context::time_row(Row row, const Launch& launch, Traffic traffic, Bound bou
   row.cv = r.coefficient_of_variation();
   row.samples = int(r.seconds.size());
   row.throttled = r.discarded_throttled;
+  row.power_capped = r.power_capped;
+  row.clocks_checked = r.clocks_checked;
+  row.sm_clock_min_mhz = r.min_sm_clock_mhz;
+  row.sm_clock_max_mhz = r.max_sm_clock_mhz;
   row.batch = r.batch;
   if (row.mode.empty()) row.mode = timing.cold ? "cold" : (timing.graph ? "hot+graph" : "hot");
   if (row.check.empty()) row.check = "-";

@@ -99,8 +99,9 @@ int main(int argc, char** argv) {
         std::string(prop.name) + ", sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
         ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
         std::to_string(prop.l2CacheSize >> 20) + " MiB L2, driver " + std::to_string(driver) +
-        ", runtime " + std::to_string(runtime) + ", cuDNN " + CudnnSdpa::version() +
-        ", NVML: " + (ctx.probe().available() ? "clocks checked per sample" : ctx.probe().why());
+        ", runtime " + std::to_string(runtime) + ", cuDNN " + CudnnSdpa::version() + ", NVML: " +
+        (ctx.probe().available() ? "SM clock and throttle reasons read after each sample"
+                                 : ctx.probe().why());
     if (!args.options.quiet) std::fprintf(stderr, "perfgate_device_check: %s\n", header.c_str());
     auto write_files = [&](const std::vector<check::Row>& rows) {
       write_whole(args.table_path, check::markdown_table(header, ctx.ceilings(), rows));

@@ -25,7 +25,9 @@ void check_gemm(Context& ctx, Precision p, Epilogue epilogue) {
     const Precision out = gemm.output_precision();
     const auto a = seeded_values(std::size_t(shape.m * shape.k), 11, p);
     const auto w = seeded_values(std::size_t(shape.n * shape.k), 12, p);
-    const auto bias = seeded_values(std::size_t(shape.n), 13, out);
+    // A bias as large as the products' spread (sigma ~7 at k = 256): one dropped, or broadcast
+    // along the wrong axis, moves every output by several units, far outside the bound.
+    const auto bias = seeded_values(std::size_t(shape.n), 13, out, 4.0f, 16.0f);
     DeviceBuffer<unsigned char> da(to_storage(a, p)), dw(to_storage(w, p)),
         db(to_storage(bias, out));
     DeviceBuffer<unsigned char> dc(std::size_t(shape.m * shape.n) * element_bytes(out));
@@ -45,6 +47,43 @@ void check_gemm(Context& ctx, Precision p, Epilogue epilogue) {
   });
 }
 
+// `count` elements of a device tensor stored in p, from element `first`.
+std::vector<float> download_range(const DeviceBuffer<unsigned char>& buffer, std::size_t first,
+                                  std::size_t count, Precision p) {
+  std::vector<unsigned char> bytes(count * element_bytes(p));
+  PERFGATE_CUDA_CHECK(cudaMemcpy(bytes.data(), buffer.get() + first * element_bytes(p),
+                                 bytes.size(), cudaMemcpyDeviceToHost));
+  return from_storage(bytes, p);
+}
+
+// The timed shape's own kernel checked on sampled outputs: the heuristic may choose another
+// algorithm (split-K, a larger tile) for 8192^3 than for the small checked shape.
+void check_sampled(Context& ctx, const Row& timed, GemmShape shape, Precision p, Precision out,
+                   Epilogue epilogue, const DeviceBuffer<unsigned char>& a,
+                   const DeviceBuffer<unsigned char>& w, const DeviceBuffer<unsigned char>& c,
+                   const DeviceBuffer<unsigned char>& bias) {
+  constexpr int kSamples = 64;
+  const auto k = std::size_t(shape.k);
+  const std::vector<float> bias_host = download_range(bias, 0, std::size_t(shape.n), out);
+  std::vector<float> got;
+  std::vector<double> ref;
+  for (int s = 0; s < kSamples; ++s) {
+    // Spread over the whole output, corners and tile boundaries included.
+    const auto i = std::size_t((std::int64_t(s) * 2731 + 7) % shape.m);
+    const auto j = std::size_t((std::int64_t(s) * 4099 + 13) % shape.n);
+    const std::vector<float> a_row = download_range(a, i * k, k, p);
+    const std::vector<float> w_row = download_range(w, j * k, k, p);
+    double acc = 0;
+    for (std::size_t x = 0; x < k; ++x) acc += double(a_row[x]) * w_row[x];
+    if (epilogue != Epilogue::none) acc += bias_host[j];
+    ref.push_back(epilogue == Epilogue::bias_gelu ? gelu(acc) : acc);
+    got.push_back(download_range(c, i * std::size_t(shape.n) + j, 1, out)[0]);
+  }
+  Row row{timed.family, timed.variant, timed.shape + " (" + std::to_string(kSamples) + " sampled)",
+          timed.dtype};
+  ctx.check_row(row, relative_error(got, ref), error_bound(out));
+}
+
 void time_gemm(Context& ctx, Precision p, Epilogue epilogue, bool separate_epilogue) {
   const GemmShape shape{8192, 8192, 8192};
   const std::string variant =
@@ -61,14 +100,17 @@ void time_gemm(Context& ctx, Precision p, Epilogue epilogue, bool separate_epilo
     fill_random(p, w.get(), n, 22, ctx.stream());
     fill_random(out, bias.get(), std::size_t(shape.n), 23, ctx.stream());
     const void* bias_ptr = epilogue == Epilogue::none ? nullptr : bias.get();
-    ctx.time_row(
-        row,
-        [&](cudaStream_t s, int) {
-          gemm.run(a.get(), w.get(), c.get(), separate_epilogue ? nullptr : bias_ptr, s);
-          if (separate_epilogue)
-            bias_gelu_fused(out, c.get(), bias.get(), c.get(), RowShape{shape.m, shape.n}, s);
-        },
-        gemm_traffic(shape, p, epilogue != Epilogue::none), Bound::compute);
+    const Launch launch = [&](cudaStream_t s, int) {
+      gemm.run(a.get(), w.get(), c.get(), separate_epilogue ? nullptr : bias_ptr, s);
+      if (separate_epilogue)
+        bias_gelu_fused(out, c.get(), bias.get(), c.get(), RowShape{shape.m, shape.n}, s);
+    };
+    ctx.time_row(row, launch, gemm_traffic(shape, p, epilogue != Epilogue::none), Bound::compute);
+    if (ctx.spread_only()) return;
+    PERFGATE_CUDA_CHECK(cudaMemsetAsync(c.get(), 0xff, c.bytes(), ctx.stream()));  // NaN
+    launch(ctx.stream(), 0);
+    PERFGATE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    check_sampled(ctx, row, shape, p, out, epilogue, a, w, c, bias);
   });
 }
 

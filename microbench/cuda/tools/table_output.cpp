@@ -23,6 +23,16 @@ std::string rate_text(const Row& r) {
                              : format("%.0f GB/s", r.rate / 1e9);
 }
 
+// "1755-1980 (3 capped)"; "unchecked" when NVML did not answer for every sample.
+std::string clock_text(const Row& r) {
+  if (r.samples == 0) return "";
+  if (!r.clocks_checked) return "unchecked";
+  std::string text = std::to_string(r.sm_clock_min_mhz);
+  if (r.sm_clock_max_mhz != r.sm_clock_min_mhz) text += "-" + std::to_string(r.sm_clock_max_mhz);
+  if (r.power_capped > 0) text += " (" + std::to_string(r.power_capped) + " capped)";
+  return text;
+}
+
 }  // namespace
 
 std::string markdown_table(const std::string& header, const Ceilings& ceilings,
@@ -33,21 +43,23 @@ std::string markdown_table(const std::string& header, const Ceilings& ceilings,
          format("%.1f TFLOP/s", ceilings.gemm_flops_per_second / 1e12) + "\n\n";
   out +=
       "| family | variant | shape | dtype | mode | time (median) | rate | of ceiling | CV | "
-      "throttled | correctness |\n";
-  out += "|---|---|---|---|---|---|---|---|---|---|---|\n";
+      "throttled | SM clock (MHz) | correctness |\n";
+  out += "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Row& r : rows) {
     out += "| " + r.family + " | " + r.variant + " | " + r.shape + " | " + r.dtype + " | " +
            r.mode + " | " + time_text(r.median_seconds) + " | " + rate_text(r) + " | " +
            (r.fraction > 0 ? format("%.1f%%", r.fraction * 100) : std::string()) + " | " +
            (r.samples > 1 ? format("%.2f%%", r.cv * 100) : std::string()) + " | " +
-           (r.samples > 0 ? std::to_string(r.throttled) : std::string()) + " | " + r.check + " |\n";
+           (r.samples > 0 ? std::to_string(r.throttled) : std::string()) + " | " + clock_text(r) +
+           " | " + r.check + " |\n";
   }
   return out;
 }
 
 std::string csv_table(const std::vector<Row>& rows) {
   std::string out =
-      "family,variant,shape,dtype,mode,check,median_s,rate,unit,fraction,cv,throttled\n";
+      "family,variant,shape,dtype,mode,check,median_s,rate,unit,fraction,cv,throttled,"
+      "power_capped,clocks_checked,sm_clock_min_mhz,sm_clock_max_mhz\n";
   for (const Row& r : rows) {
     std::string check = r.check;
     for (char& c : check)
@@ -55,7 +67,9 @@ std::string csv_table(const std::vector<Row>& rows) {
     out += r.family + "," + r.variant + "," + r.shape + "," + r.dtype + "," + r.mode + "," + check +
            "," + (r.samples > 0 ? format("%.9g", r.median_seconds) : std::string()) + "," +
            format("%.6g", r.rate) + "," + r.unit + "," + format("%.4f", r.fraction) + "," +
-           format("%.5f", r.cv) + "," + std::to_string(r.throttled) + "\n";
+           format("%.5f", r.cv) + "," + std::to_string(r.throttled) + "," +
+           std::to_string(r.power_capped) + "," + (r.clocks_checked ? "1" : "0") + "," +
+           std::to_string(r.sm_clock_min_mhz) + "," + std::to_string(r.sm_clock_max_mhz) + "\n";
   }
   return out;
 }

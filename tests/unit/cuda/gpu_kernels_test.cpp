@@ -57,3 +57,66 @@ TEST_CASE("the GPU timer returns one positive time per kept sample") {
     for (double t : r.seconds) CHECK(t > 0);
   }
 }
+
+TEST_CASE("cross-entropy: a label outside the vocabulary gives NaN, -inf logits add nothing") {
+  if (!have_gpu()) return;
+  const std::int64_t rows = 3, vocab = 1000;
+  auto logits = seeded_values(std::size_t(rows * vocab), 7, Precision::f32);
+  // Row 0: threads 0..99 of the 512-thread block see only -inf (columns t and t + 512).
+  for (std::int64_t c = 0; c < vocab; ++c)
+    if (c % 512 < 100) logits[std::size_t(c)] = -INFINITY;
+  const std::vector<std::int64_t> labels{200, -1, vocab};
+  DeviceBuffer<float> x(logits), logp(static_cast<std::size_t>(rows * vocab)),
+      loss(static_cast<std::size_t>(rows));
+  DeviceBuffer<std::int64_t> y(labels);
+  double lse = 0;
+  for (std::int64_t c = 0; c < vocab; ++c) lse += std::exp(double(logits[std::size_t(c)]));
+  const double expected = std::log(lse) - logits[200];
+  for (bool fused : {true, false}) {
+    loss.fill(0);
+    if (fused) {
+      cross_entropy_fused(x.get(), y.get(), loss.get(), rows, vocab, nullptr);
+    } else {
+      cross_entropy_unfused(x.get(), y.get(), logp.get(), loss.get(), rows, vocab, nullptr);
+    }
+    const auto out = loss.download();
+    CHECK(out[0] == Approx(expected).epsilon(1e-5));
+    CHECK(std::isnan(out[1]));
+    CHECK(std::isnan(out[2]));
+  }
+}
+
+TEST_CASE("multi-tensor AdamW updates a tensor that is not 16-byte aligned") {
+  if (!have_gpu()) return;
+  const std::size_t n = 1001;
+  std::vector<std::vector<float>> host;  // p, g, m, v
+  for (std::uint64_t k = 0; k < 4; ++k) {
+    host.push_back(seeded_values(n + 1, 20 + k, Precision::f32, k == 3 ? 0.01f : 0.25f));
+    if (k == 3)
+      for (float& x : host.back()) x = std::abs(x);
+  }
+  std::vector<DeviceBuffer<float>> d;
+  for (const auto& h : host) d.emplace_back(h);
+  TensorList list;  // every array one float into its allocation: 4-byte aligned only
+  list.params = {d[0].get() + 1};
+  list.grads = {d[1].get() + 1};
+  list.m = {d[2].get() + 1};
+  list.v = {d[3].get() + 1};
+  list.sizes = {std::int64_t(n)};
+  const AdamWHyper h;
+  AdamWMultiTensor multi(list);
+  multi.launch(h, nullptr);
+  const auto p = d[0].download();
+  const double b1 = h.beta1, b2 = h.beta2, c1 = 1 / (1 - b1), c2 = 1 / (1 - b2);
+  std::vector<float> step;
+  std::vector<double> ref;
+  for (std::size_t i = 1; i <= n; ++i) {
+    const double g = host[1][i], m = b1 * host[2][i] + (1 - b1) * g,
+                 v = b2 * host[3][i] + (1 - b2) * g * g;
+    step.push_back(p[i] - host[0][i]);
+    ref.push_back(-double(h.lr) * ((m * c1) / (std::sqrt(v * c2) + double(h.eps)) +
+                                   double(h.weight_decay) * host[0][i]));
+  }
+  CHECK(relative_error(step, ref) < 1e-4);
+  CHECK(p[0] == host[0][0]);  // the float before the tensor is left alone
+}

@@ -27,6 +27,9 @@ TEST_CASE("thermal and hardware slowdowns disqualify a sample; the power cap doe
   CHECK_FALSE(is_disqualifying_throttle(gpu_idle | applications_clocks));
   CHECK(describe_throttle(0) == "none");
   CHECK(describe_throttle(sw_power_cap | hw_thermal) == "sw_power_cap|hw_thermal");
+  // Newer drivers set bits this list does not name: shown, not dropped.
+  CHECK(describe_throttle(display_clock | 0x400) == "display_clock|0x400");
+  CHECK_FALSE(is_disqualifying_throttle(display_clock));
 }
 
 TEST_CASE("timing options are validated before any GPU work") {
@@ -41,6 +44,15 @@ TEST_CASE("timing options are validated before any GPU work") {
   o = TimingOptions{};
   o.min_sample_seconds = 0;
   CHECK_THROWS_WITH(validate(o), Catch::Contains("min_sample_seconds"));
+  o = TimingOptions{};
+  o.rotations = 0;
+  CHECK_THROWS_WITH(validate(o), Catch::Contains("rotations must be >= 1"));
+  o.rotations = 8;  // copies to rotate through only make sense when L2 is flushed
+  CHECK_THROWS_WITH(validate(o), Catch::Contains("rotations need cold mode"));
+  o.cold = true;
+  CHECK_NOTHROW(validate(o));
+  o.min_warmup_seconds = -1;
+  CHECK_THROWS_WITH(validate(o), Catch::Contains("min_warmup_seconds"));
 }
 
 TEST_CASE("timing summaries: median and coefficient of variation") {

@@ -48,9 +48,12 @@ TEST_CASE("memory-bound models count the minimum traffic") {
   CHECK(softmax_traffic(s, Precision::bf16).bytes == Approx(2 * n * 2));
   CHECK(bias_gelu_traffic(s, Precision::f16).bytes == Approx((2 * n + 8192) * 2));
   CHECK(swiglu_traffic(s, Precision::bf16).bytes == Approx(3 * n * 2));
-  CHECK(rope_traffic({1024, 128}, Precision::bf16).bytes == Approx(2.0 * 1024 * 128 * 2));
+  // x in, y out, and the cos/sin table (a float pair per position and pair) once.
+  CHECK(rope_traffic({1024, 128}, Precision::bf16, 256).bytes ==
+        Approx(2.0 * 1024 * 128 * 2 + 256.0 * 64 * 2 * 4));
+  CHECK_THROWS_WITH(rope_traffic({1024, 128}, Precision::bf16, 0), Catch::Contains("positions"));
   CHECK(adamw_traffic(1000).bytes == Approx(7.0 * 4 * 1000));
-  CHECK_THROWS_AS(rope_traffic({4, 127}, Precision::bf16), perfgate::InputError);
+  CHECK_THROWS_AS(rope_traffic({4, 127}, Precision::bf16, 1), perfgate::InputError);
   CHECK_THROWS_WITH(softmax_traffic({0, 8}, Precision::bf16), Catch::Contains("rows"));
 }
 

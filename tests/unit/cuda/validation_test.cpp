@@ -16,6 +16,23 @@ TEST_CASE("row operators need 128-bit vectors that fit one block's registers") {
   CHECK_THROWS_WITH(validate_row_shape({4, 6}, Precision::f32), Catch::Contains("multiple of 4"));
   CHECK_THROWS_WITH(validate_row_shape({4, 65536}, Precision::bf16), Catch::Contains("exceeds"));
   CHECK_THROWS_AS(validate_row_shape({0, 8}, Precision::bf16), perfgate::InputError);
+  // The limit is 4096 vectors per row in every storage type: 1024 threads x 4.
+  CHECK_NOTHROW(validate_row_shape({1, 16384}, Precision::f32));
+  CHECK_THROWS_WITH(validate_row_shape({1, 16388}, Precision::f32), Catch::Contains("exceeds"));
+  CHECK_THROWS_WITH(validate_row_shape({1, 32776}, Precision::f16), Catch::Contains("exceeds"));
+}
+
+TEST_CASE("masked softmax refuses a grid it cannot launch, before any GPU work") {
+  // One block per row of every matrix: rows x matrices must fit 2^31 - 1.
+  CHECK_THROWS_WITH(masked_softmax_f32_in(Precision::bf16, nullptr, nullptr, RowShape{65536, 64},
+                                          65536, true, 1.0f, nullptr),
+                    Catch::Contains("grid dimension"));
+  CHECK_THROWS_AS(masked_softmax_f32_in(Precision::f16, nullptr, nullptr, RowShape{0, 64}, 1, false,
+                                        1.0f, nullptr),
+                  perfgate::InputError);
+  CHECK_THROWS_AS(masked_softmax_f32_in(Precision::f16, nullptr, nullptr, RowShape{64, 64}, 0,
+                                        false, 1.0f, nullptr),
+                  perfgate::InputError);
 }
 
 TEST_CASE("the flash kernel states what it supports") {
@@ -90,4 +107,13 @@ TEST_CASE("cuDNN attention declines a causal mask on packed sequences of unequal
   CHECK_THROWS_AS(CudnnSdpa(s, Precision::bf16, CudnnSdpa::Direction::forward,
                             PackedSequences{{0, 100}, {0, 100}}),
                   perfgate::InputError);
+}
+
+TEST_CASE("unfused attention declines a causal mask with more queries than keys") {
+  // Checked before any device memory or cuBLAS handle: no GPU is needed to be told.
+  const AttentionShape s{1, 4, 2, 256, 128, 64, true};
+  CHECK_THROWS_AS(UnfusedAttention(s, Precision::bf16, nullptr, nullptr, nullptr, nullptr),
+                  Unsupported);
+  CHECK_THROWS_WITH(UnfusedAttention(s, Precision::f16, nullptr, nullptr, nullptr, nullptr),
+                    Catch::Contains("more queries than keys"));
 }

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "perfgate/microbench/check.hpp"
+#include "perfgate/microbench/families/attention.hpp"
+#include "perfgate/microbench/kernels/attention.hpp"
 #include "perfgate/microbench/registry.hpp"
 
 using namespace perfgate::microbench;
@@ -38,14 +40,15 @@ std::vector<Params> odd_shapes(const std::string& family, Rng& rng) {
   if (family == "attention_backward") {
     std::vector<Params> out;
     for (const char* causal : {"0", "1"})
-      out.push_back({{"b", n(1, 3)},
-                     {"h", "4"},
-                     {"hkv", "2"},
-                     {"sq", "9"},
-                     {"sk", n(9, 23)},
-                     {"d", n(3, 17)},
-                     {"causal", causal},
-                     {"dtype", "f32"}});
+      for (const char* dtype : {"f32", "bf16"})
+        out.push_back({{"b", n(1, 3)},
+                       {"h", "4"},
+                       {"hkv", "2"},
+                       {"sq", "9"},
+                       {"sk", n(9, 23)},
+                       {"d", n(3, 17)},
+                       {"causal", causal},
+                       {"dtype", dtype}});
     return out;
   }
   if (family == "gemm") {
@@ -122,16 +125,61 @@ TEST_CASE("every family declares axes, a workload model and at least two CPU var
   }
 }
 
-TEST_CASE("attention FLOPs follow the FlashAttention convention") {
+TEST_CASE("attention FLOPs count the scores the causal mask keeps") {
   const Family* f = Registry::instance().find("attention");
   REQUIRE(f);
   Params p{{"b", "2"},  {"h", "8"},      {"hkv", "2"},    {"sq", "128"},    {"sk", "256"},
            {"d", "64"}, {"causal", "0"}, {"varlen", "0"}, {"dtype", "bf16"}};
-  CHECK(f->model(CaseParams(p)).flops == Approx(4.0 * 2 * 8 * 128 * 256 * 64));
+  CHECK(f->model(CaseParams(p)).flops == 4.0 * 2 * 8 * 128 * 256 * 64);
+  // Sq < Sk, bottom-right aligned: row i sees i + 1 + 128 keys, 128·256 − 128·127/2 = 24640 in
+  // all (not half of 128·256 = 16384).
   p["causal"] = "1";
-  CHECK(f->model(CaseParams(p)).flops == Approx(2.0 * 2 * 8 * 128 * 256 * 64));
+  CHECK(f->model(CaseParams(p)).flops == 4.0 * 2 * 8 * 64 * 24640);
   // bf16: Q and O at 2 bytes over 8 heads, K and V over 2 KV heads.
   CHECK(f->model(CaseParams(p)).bytes == Approx((2.0 * 256 * 8 * 64 + 2.0 * 512 * 2 * 64) * 2));
+  // Sq = Sk: the triangle with its diagonal, S(S+1)/2, within (S+1)/S of FlashAttention's S²/2.
+  p["sk"] = "128";
+  CHECK(f->model(CaseParams(p)).flops == 4.0 * 2 * 8 * 64 * (128 * 129 / 2));
+  CHECK(f->model(CaseParams(p)).flops == Approx(2.0 * 2 * 8 * 128 * 128 * 64).epsilon(1.0 / 128));
+  // Variable lengths: each sequence's own triangle.
+  p["varlen"] = "1";
+  const auto [cu_q, cu_k] = attention_offsets(CaseParams(p));
+  double scores = 0;
+  for (std::size_t i = 0; i + 1 < cu_q.size(); ++i) {
+    const double len = static_cast<double>(cu_q[i + 1] - cu_q[i]);
+    scores += len * (len + 1) / 2;
+  }
+  CHECK(f->model(CaseParams(p)).flops == 4.0 * 8 * 64 * scores);
+  // The backward counts 2.5 times the forward's kept scores.
+  const Family* bwd = Registry::instance().find("attention_backward");
+  REQUIRE(bwd);
+  Params b{{"b", "2"},    {"h", "8"},  {"hkv", "2"},    {"sq", "128"},
+           {"sk", "256"}, {"d", "64"}, {"causal", "1"}, {"dtype", "bf16"}};
+  CHECK(bwd->model(CaseParams(b)).flops == 2.5 * 4.0 * 2 * 8 * 64 * 24640);
+}
+
+TEST_CASE("the causal mask is bottom-right aligned, and empty for the first Sq - Sk rows") {
+  using kernels::kept_scores;
+  using kernels::visible_keys;
+  CHECK(visible_keys(false, 0, 5, 3) == 3);
+  CHECK(visible_keys(true, 0, 3, 5) == 3);  // Sq < Sk: the first row sees Sk − Sq + 1 keys
+  CHECK(visible_keys(true, 2, 3, 5) == 5);
+  CHECK(visible_keys(true, 0, 5, 3) == 0);  // Sq > Sk: no key for rows 0 and 1
+  CHECK(visible_keys(true, 1, 5, 3) == 0);
+  CHECK(visible_keys(true, 2, 5, 3) == 1);
+  CHECK(visible_keys(true, 4, 5, 3) == 3);
+  for (std::size_t lq = 0; lq < 12; ++lq)
+    for (std::size_t lk = 0; lk < 12; ++lk)
+      for (bool causal : {false, true}) {
+        std::size_t sum = 0;
+        for (std::size_t i = 0; i < lq; ++i) {
+          const std::size_t v = visible_keys(causal, i, lq, lk);
+          CHECK(v <= lk);
+          sum += v;
+        }
+        INFO("lq " << lq << " lk " << lk << " causal " << causal);
+        CHECK(kept_scores(causal, lq, lk) == sum);
+      }
 }
 
 TEST_CASE("a storage dtype rounds to its precision") {

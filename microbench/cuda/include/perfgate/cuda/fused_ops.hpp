@@ -1,7 +1,9 @@
 #pragma once
 // Launchers of the fused memory-bound operators and of their unfused baselines (separate
 // elementwise/reduction kernels, each reading and writing device memory). Pointers are device
-// pointers of the given precision (f32, bf16 or f16); every launch is checked.
+// pointers of the given precision (f32, bf16 or f16); every launch is checked. Inputs are read
+// through the read-only data cache, so an input must not overlap an output of the same call
+// unless the launcher says so (bias+GeLU may run in place).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -11,8 +13,9 @@
 
 namespace perfgate::cuda {
 
-// Row operators need hidden divisible by the 128-bit vector width and at most 2048 vectors
-// per row; throws InputError otherwise.
+// Row operators need hidden divisible by the 128-bit vector width and at most 4096 vectors
+// per row (1024 threads x 4 vectors held in registers: 32768 bf16/f16, 16384 f32); throws
+// InputError otherwise.
 void validate_row_shape(RowShape s, Precision p);
 
 // h = x + residual; y = h / rms(h) * weight.
@@ -39,7 +42,7 @@ void softmax_unfused(Precision p, const void* x, void* y, float* scratch, RowSha
 void masked_softmax_f32_in(Precision out, const float* x, void* y, RowShape shape,
                            std::int64_t matrices, bool causal, float scale, cudaStream_t s);
 
-// y = gelu_tanh(x + bias[col]).
+// y = gelu_tanh(x + bias[col]); x may be y (in place, e.g. a GEMM's output).
 void bias_gelu_fused(Precision p, const void* x, const void* bias, void* y, RowShape shape,
                      cudaStream_t s);
 void bias_gelu_unfused(Precision p, const void* x, const void* bias, void* y, RowShape shape,
@@ -61,7 +64,9 @@ void rope_unfused(Precision p, const void* x, const float* table, std::int64_t p
                   void* scratch, void* y, std::int64_t tokens, std::int64_t heads,
                   std::int64_t head_dim, cudaStream_t s);
 
-// AdamW over a list of fp32 tensors (decoupled weight decay, bias-corrected moments).
+// AdamW over a list of fp32 tensors (decoupled weight decay, bias-corrected moments). The
+// multi-tensor kernel uses float4 accesses where a tensor's four arrays are 16-byte aligned and
+// scalar ones elsewhere (a tensor that is a view at an odd offset into a flat buffer).
 struct AdamWHyper {
   float lr = 1e-3f, beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f, weight_decay = 0.01f;
   int step = 1;
@@ -86,7 +91,8 @@ void adamw_unfused(const TensorList& list, const AdamWHyper& h, cudaStream_t s);
 
 // Cross-entropy per row: loss[r] = logsumexp(logits[r]) − logits[r][labels[r]], fp32 logits
 // [rows, vocab] (any vocab), int64 labels. The unfused form writes log-softmax into `logp`
-// ([rows, vocab] floats), then gathers.
+// ([rows, vocab] floats), then gathers. A label outside [0, vocab) gives a NaN loss for its row
+// (there is no ignore_index, as in the CPU family); −inf logits contribute nothing.
 void cross_entropy_fused(const float* logits, const std::int64_t* labels, float* loss,
                          std::int64_t rows, std::int64_t vocab, cudaStream_t s);
 void cross_entropy_unfused(const float* logits, const std::int64_t* labels, float* logp,

@@ -22,20 +22,26 @@ bool gemm_supported(Precision p, int compute_capability_major, int compute_capab
 
 class LtGemm {
  public:
-  LtGemm(GemmShape shape, Precision precision,
-         Epilogue epilogue);  // picks the heuristic's first algorithm
+  // Picks the heuristic's first algorithm; throws Unsupported when cuBLASLt has none for this
+  // type, shape and epilogue on this GPU.
+  LtGemm(GemmShape shape, Precision precision, Epilogue epilogue);
   ~LtGemm();
   LtGemm(const LtGemm&) = delete;
   LtGemm& operator=(const LtGemm&) = delete;
 
+  // `bias` (n elements of the output type) is required with a bias epilogue.
   void run(const void* a, const void* w, void* c, const void* bias, cudaStream_t s) const;
   Precision output_precision() const {
     return precision_ == Precision::fp8 ? Precision::bf16 : precision_;
   }
 
  private:
+  void describe();
+  void choose_algorithm();
+  void release() noexcept;
   GemmShape shape_;
   Precision precision_;
+  Epilogue epilogue_;
   cublasLtHandle_t handle_ = nullptr;
   cublasLtMatmulDesc_t op_ = nullptr;
   cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, c_ = nullptr;

@@ -1,7 +1,7 @@
 #pragma once
-// CUDA-event timing of a launch body: warm-up, hot batches or cold single launches (L2
-// flushed, inputs rotated), optional CUDA-graph replay, and a clock/throttle reading per
-// sample. Throttled samples are discarded and counted.
+// CUDA-event timing of a launch body: warm-up, hot batches or cold batches (L2 flushed,
+// inputs rotated), optional CUDA-graph replay, and a clock/throttle reading per sample.
+// Throttled samples are discarded, counted and retaken.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -13,16 +13,23 @@
 
 namespace perfgate::cuda {
 
-// Enqueues one invocation on `stream`; `rotation` selects which copy of the inputs to read
-// (families keep a few copies so cold samples do not find their inputs in L2).
+// Enqueues one invocation on `stream`. `rotation` counts invocations; a family that keeps
+// several copies of its inputs (cold mode) reads copy `rotation % copies`, others ignore it.
 using Launch = std::function<void(cudaStream_t stream, int rotation)>;
 
 struct TimingOptions {
-  int warmup = 2;    // untimed invocations before the first sample
-  int samples = 10;  // timed samples kept (before discarding throttled ones)
+  int warmup = 2;  // untimed invocations before the first sample, at least...
+  // ...and warm-up goes on until this much time has passed: a GPU idle during the host's
+  // reference computations needs tens of milliseconds of work to raise its clocks again.
+  double min_warmup_seconds = 0.05;
+  int samples = 10;  // timed samples kept (throttled ones are retaken)
   int batch = 0;     // invocations per hot sample; 0: enough for min_sample_seconds
   double min_sample_seconds = 1e-3;
-  bool cold = false;   // flush L2 before each sample and time one invocation
+  // Cold: L2 flushed before each sample, and a sample is `rotations` invocations, invocation
+  // i reading input copy i, which the flush left out of L2: a small kernel is timed over many
+  // cold invocations instead of one (the event timer resolves about 0.5 us).
+  bool cold = false;
+  int rotations = 1;
   bool graph = false;  // capture the batch into a CUDA graph and replay it
 };
 
@@ -48,12 +55,15 @@ class GpuTimer {
   GpuTimer(const GpuTimer&) = delete;
   GpuTimer& operator=(const GpuTimer&) = delete;
 
+  // Throws ToolError when throttling left fewer than options.samples samples after three
+  // times as many attempts: such a GPU gives no trustworthy time.
   TimingResult measure(const Launch& launch, const TimingOptions& options);
   // Elapsed seconds of `iterations` back-to-back invocations (hot), for manual-timing callers.
   double time_batch(const Launch& launch, std::size_t iterations, bool use_graph);
   void flush_l2();
 
  private:
+  void warm_up(const Launch& launch, const TimingOptions& options);
   double elapsed(const std::function<void()>& enqueue);
   cudaStream_t stream_;
   const NvmlProbe* probe_;

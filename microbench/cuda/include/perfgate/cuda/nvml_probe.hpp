@@ -17,12 +17,14 @@ inline constexpr std::uint64_t sync_boost = 0x10;
 inline constexpr std::uint64_t sw_thermal = 0x20;
 inline constexpr std::uint64_t hw_thermal = 0x40;
 inline constexpr std::uint64_t hw_power_brake = 0x80;
+inline constexpr std::uint64_t display_clock = 0x100;
 }  // namespace throttle_bits
 
 // A sample taken while one of these was active is discarded: the clock was forced down by
 // heat or a hardware signal. A power cap is the normal state of a busy GPU and only counted.
 bool is_disqualifying_throttle(std::uint64_t reasons);
-std::string describe_throttle(std::uint64_t reasons);  // "sw_power_cap|hw_thermal", "none"
+// "sw_power_cap|hw_thermal", "none"; bits this list does not know are shown in hex.
+std::string describe_throttle(std::uint64_t reasons);
 
 struct ClockSample {
   unsigned sm_clock_mhz = 0;

@@ -34,8 +34,9 @@ Traffic layernorm_residual_traffic(RowShape s, Precision p);
 Traffic softmax_traffic(RowShape s, Precision p);
 Traffic bias_gelu_traffic(RowShape s, Precision p);
 Traffic swiglu_traffic(RowShape s, Precision p);  // hidden = output width; input is 2*hidden
-Traffic rope_traffic(RowShape s, Precision p);    // rows = tokens*heads, hidden = head_dim
-Traffic adamw_traffic(std::int64_t parameters);   // fp32 params, grads, moments
+// rows = tokens*heads, hidden = head_dim; the fp32 cos/sin table has `positions` rows.
+Traffic rope_traffic(RowShape s, Precision p, std::int64_t positions);
+Traffic adamw_traffic(std::int64_t parameters);  // fp32 params, grads, moments
 Traffic gemm_traffic(GemmShape s, Precision p, bool bias);
 Traffic attention_forward_traffic(AttentionShape s, Precision p);
 Traffic attention_backward_traffic(AttentionShape s, Precision p);

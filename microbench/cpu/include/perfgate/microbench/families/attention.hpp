@@ -38,8 +38,10 @@ struct AttentionBackwardProblem : AttentionProblem {
 std::pair<std::vector<std::size_t>, std::vector<std::size_t>> attention_offsets(
     const CaseParams& p);
 
-// FLOPs by the FlashAttention convention: 4·Sq·Sk·D per head and sequence, halved when causal
-// (the convention's count, not the exact masked count); bytes: Q, K, V read and O written once.
+// FLOPs: 4·D per kept score, per head and sequence: 4·Sq·Sk·D, or causal (bottom-right
+// aligned) 4·D·(Sq·Sk − Sq(Sq−1)/2) for Sq ≤ Sk, the count of the CUDA traffic model. With
+// Sq = Sk that is 2·D·Sq(Sq+1), FlashAttention's halved 2·D·Sq² plus the diagonal.
+// Bytes: Q, K, V read and O written once.
 Workload attention_workload(const CaseParams& p);
 
 }  // namespace perfgate::microbench

@@ -25,9 +25,23 @@ struct AttentionShape {
   float scale = 1.0f;
 };
 
-// Keys visible to query row `i` (bottom-right aligned causal mask when lq < lk).
+// Keys visible to query row `i`: all lk, or with the bottom-right aligned causal mask
+// i + 1 + lk − lq clamped to [0, lk] (with lq > lk the first lq − lk rows see no key). Signed:
+// lk − lq is negative then.
 inline std::size_t visible_keys(bool causal, std::size_t i, std::size_t lq, std::size_t lk) {
-  return causal ? std::min(lk, i + 1 + (lk - lq)) : lk;
+  if (!causal) return lk;
+  const auto last = static_cast<std::ptrdiff_t>(i) + 1 + static_cast<std::ptrdiff_t>(lk) -
+                    static_cast<std::ptrdiff_t>(lq);
+  return static_cast<std::size_t>(
+      std::clamp<std::ptrdiff_t>(last, 0, static_cast<std::ptrdiff_t>(lk)));
+}
+
+// Scores the mask keeps over the lq query rows: the sum of visible_keys. Causal, with
+// m = min(lq, lk): m·lk − m(m−1)/2, i.e. Sq·Sk − Sq(Sq−1)/2 when Sq ≤ Sk.
+inline std::size_t kept_scores(bool causal, std::size_t lq, std::size_t lk) {
+  if (!causal) return lq * lk;
+  const std::size_t m = std::min(lq, lk);
+  return m * lk - m * (m - 1) / 2;
 }
 
 // O = softmax(scale·Q Kᵀ [masked]) V. `lse`, when given, receives heads·lq log-sum-exps
