@@ -6,6 +6,7 @@ nlohmann::json clock_notes(const ClockRecord& record, const std::string& nvml_mi
   nlohmann::json j = {{"nvml", nvml_missing.empty()},
                       {"throttled_discarded", record.discarded_throttled()},
                       {"power_capped", record.power_capped()},
+                      {"slowdown_flagged", record.slowed()},
                       {"unchecked_samples", record.unchecked()}};
   if (!nvml_missing.empty()) j["nvml_missing"] = nvml_missing;
   // A range only when some kept sample had a reading: 0 MHz would read as a measurement.

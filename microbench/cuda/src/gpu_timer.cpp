@@ -144,6 +144,7 @@ TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& option
   const int max_attempts = options.samples * 3;  // throttled samples are retaken, within reason
   for (int attempt = 0; attempt < max_attempts && int(result.seconds.size()) < options.samples;
        ++attempt) {
+    if (probe_ != nullptr) clocks.before_sample(probe_->slowdown_ns());
     double seconds = 0;
     if (options.cold) {
       flush_l2();
@@ -171,6 +172,7 @@ TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& option
                     std::to_string(max_attempts) + " attempts, no trustworthy time");
   result.discarded_throttled = clocks.discarded_throttled();
   result.power_capped = clocks.power_capped();
+  result.slowed = clocks.slowed();
   result.clocks_checked = probe_ != nullptr && probe_->available() && clocks.all_checked();
   result.min_sm_clock_mhz = clocks.min_sm_clock_mhz();
   result.max_sm_clock_mhz = clocks.max_sm_clock_mhz();

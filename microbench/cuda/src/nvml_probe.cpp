@@ -42,6 +42,12 @@ std::string describe_throttle(std::uint64_t reasons) {
 
 namespace {
 constexpr int nvml_clock_sm = 1;  // NVML_CLOCK_SM
+// nvmlPerfPolicyType_t values whose violation time marks a clock forced down.
+constexpr int nvml_perf_policy_thermal = 1, nvml_perf_policy_reliability = 5;
+// nvmlViolationTime_t: referenceTime (CPU timestamp, us), violationTime (ns).
+struct ViolationTime {
+  unsigned long long reference_time = 0, violation_time = 0;
+};
 template <class F>
 F bind(void* library, const char* name) {
   return reinterpret_cast<F>(dlsym(library, name));
@@ -63,6 +69,7 @@ NvmlProbe::NvmlProbe(const std::string& pci_bus_id, const char* library) {
     reasons_ = bind<int (*)(void*, unsigned long long*)>(
         library_, "nvmlDeviceGetCurrentClocksThrottleReasons");
   shutdown_ = bind<int (*)()>(library_, "nvmlShutdown");
+  violation_ = bind<int (*)(void*, int, void*)>(library_, "nvmlDeviceGetViolationStatus");
   if (!init || !by_bus || !clock_info_ || !reasons_ || !shutdown_) {
     why_ = "NVML loaded but a needed symbol is missing";
     return;
@@ -92,7 +99,19 @@ std::optional<ClockSample> NvmlProbe::sample() const {
   if (clock_info_(device_, nvml_clock_sm, &s.sm_clock_mhz) != 0) return std::nullopt;
   if (reasons_(device_, &reasons) != 0) return std::nullopt;
   s.reasons = reasons;
+  s.slowdown_ns = slowdown_ns();
   return s;
+}
+
+std::optional<std::uint64_t> NvmlProbe::slowdown_ns() const {
+  if (!available() || violation_ == nullptr) return std::nullopt;
+  std::uint64_t total = 0;
+  for (int policy : {nvml_perf_policy_thermal, nvml_perf_policy_reliability}) {
+    ViolationTime t;
+    if (violation_(device_, policy, &t) != 0) return std::nullopt;
+    total += t.violation_time;
+  }
+  return total;
 }
 
 }  // namespace perfgate::cuda

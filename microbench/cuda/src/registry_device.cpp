@@ -88,6 +88,7 @@ std::optional<double> CudaInstance::time_batch(std::size_t iterations) {
   constexpr int kRetakes = 3;
   Device& d = device();
   for (int attempt = 0;; ++attempt) {
+    clocks_.before_sample(d.probe->slowdown_ns());
     const double t =
         d.timer->time_batch([this](cudaStream_t s, int r) { launch(s, r); }, iterations, false);
     const auto reading = d.probe->sample();

@@ -43,6 +43,7 @@ void Context::time_row(Row row, const Launch& launch, Traffic traffic, Bound bou
   row.samples = int(r.seconds.size());
   row.throttled = r.discarded_throttled;
   row.power_capped = r.power_capped;
+  row.slowed = r.slowed;
   row.clocks_checked = r.clocks_checked;
   row.sm_clock_min_mhz = r.min_sm_clock_mhz;
   row.sm_clock_max_mhz = r.max_sm_clock_mhz;

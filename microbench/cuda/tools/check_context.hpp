@@ -37,6 +37,7 @@ struct Row {
   std::string unit;  // "TFLOP/s" or "GB/s"
   int samples = 0, throttled = 0, batch = 0;
   int power_capped = 0;         // kept samples taken under the power cap
+  int slowed = 0;               // kept samples during which NVML counted a thermal slowdown
   bool clocks_checked = false;  // NVML answered after every kept sample
   unsigned sm_clock_min_mhz = 0, sm_clock_max_mhz = 0;
   bool failed = false;

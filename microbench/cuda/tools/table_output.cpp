@@ -23,14 +23,16 @@ std::string rate_text(const Row& r) {
                              : format("%.0f GB/s", r.rate / 1e9);
 }
 
-// "1755-1980 (3 capped)"; "unchecked" when NVML did not answer for every sample.
+// "1755-1980 (3 capped, 1 slowed)"; "unchecked" when NVML did not answer for every sample.
 std::string clock_text(const Row& r) {
   if (r.samples == 0) return "";
   if (!r.clocks_checked) return "unchecked";
   std::string text = std::to_string(r.sm_clock_min_mhz);
   if (r.sm_clock_max_mhz != r.sm_clock_min_mhz) text += "-" + std::to_string(r.sm_clock_max_mhz);
-  if (r.power_capped > 0) text += " (" + std::to_string(r.power_capped) + " capped)";
-  return text;
+  std::string flags;
+  if (r.power_capped > 0) flags = std::to_string(r.power_capped) + " capped";
+  if (r.slowed > 0) flags += (flags.empty() ? "" : ", ") + std::to_string(r.slowed) + " slowed";
+  return flags.empty() ? text : text + " (" + flags + ")";
 }
 
 }  // namespace
@@ -59,7 +61,7 @@ std::string markdown_table(const std::string& header, const Ceilings& ceilings,
 std::string csv_table(const std::vector<Row>& rows) {
   std::string out =
       "family,variant,shape,dtype,mode,check,median_s,rate,unit,fraction,cv,throttled,"
-      "power_capped,clocks_checked,sm_clock_min_mhz,sm_clock_max_mhz\n";
+      "power_capped,clocks_checked,sm_clock_min_mhz,sm_clock_max_mhz,slowed\n";
   for (const Row& r : rows) {
     std::string check = r.check;
     for (char& c : check)
@@ -69,7 +71,8 @@ std::string csv_table(const std::vector<Row>& rows) {
            format("%.6g", r.rate) + "," + r.unit + "," + format("%.4f", r.fraction) + "," +
            format("%.5f", r.cv) + "," + std::to_string(r.throttled) + "," +
            std::to_string(r.power_capped) + "," + (r.clocks_checked ? "1" : "0") + "," +
-           std::to_string(r.sm_clock_min_mhz) + "," + std::to_string(r.sm_clock_max_mhz) + "\n";
+           std::to_string(r.sm_clock_min_mhz) + "," + std::to_string(r.sm_clock_max_mhz) + "," +
+           std::to_string(r.slowed) + "\n";
   }
   return out;
 }

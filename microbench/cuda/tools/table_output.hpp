@@ -10,7 +10,7 @@ namespace perfgate::cuda::check {
 std::string markdown_table(const std::string& header, const Ceilings& ceilings,
                            const std::vector<Row>& rows);
 // family,variant,shape,dtype,mode,check,median_s,rate,unit,fraction,cv,throttled,power_capped,
-// clocks_checked,sm_clock_min_mhz,sm_clock_max_mhz (positions kept: scripts read by column)
+// clocks_checked,sm_clock_min_mhz,sm_clock_max_mhz,slowed (positions kept: scripts read by column)
 std::string csv_table(const std::vector<Row>& rows);
 
 }  // namespace perfgate::cuda::check

@@ -28,6 +28,10 @@ TEST_CASE("the clock column shows the kept samples' SM clock range and power-cap
   const std::string table = markdown_table("test GPU", Ceilings{}, {r});
   CHECK_THAT(table, Catch::Contains("| throttled | SM clock (MHz) | correctness |"));
   CHECK_THAT(table, Catch::Contains("| 0 | 1755-1980 (3 capped) | - |"));
+  r.slowed = 1;
+  CHECK_THAT(markdown_table("test GPU", Ceilings{}, {r}),
+             Catch::Contains("| 0 | 1755-1980 (3 capped, 1 slowed) | - |"));
+  r.slowed = 0;
 
   r.sm_clock_max_mhz = 1755;
   r.power_capped = 0;
@@ -40,7 +44,8 @@ TEST_CASE("samples without an NVML reading are marked unchecked, in the table an
   const std::string csv = csv_table({r});
   // The first twelve columns keep their positions: the spread script reads median_s as $7.
   CHECK(csv.rfind("family,variant,shape,dtype,mode,check,median_s,rate,unit,fraction,cv,"
-                  "throttled,power_capped,clocks_checked,sm_clock_min_mhz,sm_clock_max_mhz\n",
+                  "throttled,power_capped,clocks_checked,sm_clock_min_mhz,sm_clock_max_mhz,"
+                  "slowed\n",
                   0) == 0);
-  CHECK_THAT(csv, Catch::Contains(",0.00025,4.3e+12,GB/s,0.0000,0.00000,0,0,0,0,0\n"));
+  CHECK_THAT(csv, Catch::Contains(",0.00025,4.3e+12,GB/s,0.0000,0.00000,0,0,0,0,0,0\n"));
 }

@@ -38,11 +38,11 @@ TEST_CASE("without NVML every kept sample is unchecked and the notes say why") {
 TEST_CASE("throttled samples are discarded and the clock range covers the kept ones") {
   using namespace pc::throttle_bits;
   pc::ClockRecord record;
-  CHECK(record.add(pc::ClockSample{1980, 0}));
-  CHECK(!record.add(pc::ClockSample{1200, hw_thermal}));
-  CHECK(!record.add(pc::ClockSample{1100, hw_slowdown | sw_power_cap}));
-  CHECK(record.add(pc::ClockSample{1755, sw_power_cap}));
-  CHECK(record.add(pc::ClockSample{1890, gpu_idle}));
+  CHECK(record.add(pc::ClockSample{1980, 0, std::nullopt}));
+  CHECK(!record.add(pc::ClockSample{1200, hw_thermal, std::nullopt}));
+  CHECK(!record.add(pc::ClockSample{1100, hw_slowdown | sw_power_cap, std::nullopt}));
+  CHECK(record.add(pc::ClockSample{1755, sw_power_cap, std::nullopt}));
+  CHECK(record.add(pc::ClockSample{1890, gpu_idle, std::nullopt}));
   CHECK(record.all_checked());
   const auto notes = pc::clock_notes(record, "");
   CHECK(notes.at("nvml") == true);
@@ -54,6 +54,23 @@ TEST_CASE("throttled samples are discarded and the clock range covers the kept o
   record.reset();  // what sampling_started() does after warm-up
   CHECK(record.kept() == 0);
   CHECK(record.discarded_throttled() == 0);
+}
+
+TEST_CASE("a sample during which NVML's slowdown count rose is flagged, not discarded") {
+  pc::ClockRecord record;
+  pc::ClockSample after{1980, 0, 1000};
+  record.before_sample(1000);
+  CHECK(record.add(after));  // unchanged count
+  record.before_sample(1000);
+  after.slowdown_ns = 1500;
+  CHECK(record.add(after));  // rose during the sample: kept and flagged
+  record.before_sample(std::nullopt);
+  CHECK(record.add(after));  // no count before the sample: nothing to compare
+  after.slowdown_ns = 2000;
+  CHECK(record.add(after));  // no before_sample() since the last add
+  CHECK(record.kept() == 4);
+  CHECK(record.slowed() == 1);
+  CHECK(pc::clock_notes(record, "").at("slowdown_flagged") == 1);
 }
 
 TEST_CASE("every family has CUDA implementations, attention three of them") {

@@ -2,6 +2,7 @@
 // The clock bookkeeping of one measurement: per sample, the NVML reading taken right after it
 // decides whether the sample is kept (a disqualifying throttle discards it) and widens the SM
 // clock range of the kept samples. Host-only, so the NVML-absent path is tested without a GPU.
+#include <cstdint>
 #include <optional>
 
 #include "perfgate/cuda/nvml_probe.hpp"
@@ -10,21 +11,27 @@ namespace perfgate::cuda {
 
 class ClockRecord {
  public:
+  // The slowdown count just before a sample (NvmlProbe::slowdown_ns), for add() to compare.
+  void before_sample(std::optional<std::uint64_t> slowdown_ns) { before_ = slowdown_ns; }
   // Returns whether the sample is kept. No reading (NVML absent or failing): kept, unchecked.
+  // A kept sample during which the slowdown count rose is flagged (slowed()), not discarded:
+  // how finely drivers update that count is not documented.
   bool add(const std::optional<ClockSample>& reading);
   void reset() { *this = ClockRecord(); }
 
   int kept() const { return kept_; }
   int discarded_throttled() const { return discarded_; }
-  int unchecked() const { return unchecked_; }          // kept samples without a reading
-  int power_capped() const { return power_capped_; }    // kept samples under the power cap
+  int unchecked() const { return unchecked_; }        // kept samples without a reading
+  int power_capped() const { return power_capped_; }  // kept samples under the power cap
+  int slowed() const { return slowed_; }  // kept samples with a thermal/reliability slowdown
   bool all_checked() const { return unchecked_ == 0; }  // every kept sample had a reading
   // SM clock range over the kept, checked samples; 0 when there were none.
   unsigned min_sm_clock_mhz() const { return min_mhz_; }
   unsigned max_sm_clock_mhz() const { return max_mhz_; }
 
  private:
-  int kept_ = 0, discarded_ = 0, unchecked_ = 0, power_capped_ = 0;
+  int kept_ = 0, discarded_ = 0, unchecked_ = 0, power_capped_ = 0, slowed_ = 0;
+  std::optional<std::uint64_t> before_;
   unsigned min_mhz_ = 0, max_mhz_ = 0;
 };
 

@@ -38,6 +38,7 @@ struct TimingResult {
   int batch = 1;
   int discarded_throttled = 0;
   int power_capped = 0;         // kept samples taken under the power cap
+  int slowed = 0;               // kept samples during which NVML counted a thermal slowdown
   bool clocks_checked = false;  // NVML answered for every sample
   unsigned min_sm_clock_mhz = 0, max_sm_clock_mhz = 0;
   double median() const;

@@ -29,6 +29,11 @@ std::string describe_throttle(std::uint64_t reasons);
 struct ClockSample {
   unsigned sm_clock_mhz = 0;
   std::uint64_t reasons = 0;
+  // NVML's running count of nanoseconds that thermal or reliability limits held the clocks
+  // below their target (nvmlDeviceGetViolationStatus); absent where the driver has none. The
+  // reasons above are a snapshot after a sample; this count also sees a slowdown that came
+  // and went during it.
+  std::optional<std::uint64_t> slowdown_ns;
 };
 
 class NvmlProbe {
@@ -44,6 +49,8 @@ class NvmlProbe {
   bool available() const { return device_ != nullptr; }
   const std::string& why() const { return why_; }
   std::optional<ClockSample> sample() const;
+  // The thermal + reliability violation count alone (nullopt without it).
+  std::optional<std::uint64_t> slowdown_ns() const;
 
  private:
   void* library_ = nullptr;
@@ -52,6 +59,7 @@ class NvmlProbe {
   int (*clock_info_)(void*, int, unsigned*) = nullptr;
   int (*reasons_)(void*, unsigned long long*) = nullptr;
   int (*shutdown_)() = nullptr;
+  int (*violation_)(void*, int, void*) = nullptr;  // optional; the third is nvmlViolationTime_t*
 };
 
 }  // namespace perfgate::cuda
