@@ -30,12 +30,14 @@ struct TimingOptions {
   // cold invocations instead of one (the event timer resolves about 0.5 us).
   bool cold = false;
   int rotations = 1;
-  bool graph = false;  // capture the batch into a CUDA graph and replay it
+  // Capture the batch into a CUDA graph and replay it; with an automatic batch, replayed as
+  // often per sample as makes the sample min_sample_seconds long again.
+  bool graph = false;
 };
 
 struct TimingResult {
   std::vector<double> seconds;  // per invocation, one entry per kept sample
-  int batch = 1;
+  int batch = 1;                // invocations per sample (under graph replay: graph size x replays)
   int discarded_throttled = 0;
   int power_capped = 0;         // kept samples taken under the power cap
   int slowed = 0;               // kept samples during which NVML counted a thermal slowdown
