@@ -226,6 +226,9 @@ int main(int argc, char** argv) {
     } catch (const NoCudaDevice& e) {  // thrown on every rank together: no abort needed
       if (rank == 0) std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
       rc = perfgate::exit_code::no_device;
+    } catch (const ModelTooLarge& e) {  // likewise
+      if (rank == 0) std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
+      rc = perfgate::exit_code::usage_or_tool_error;
 #endif
     } catch (const std::exception& e) {
       std::cerr << "perfgate-step-proxy: rank " << rank << ": " << e.what() << "\n";

@@ -90,26 +90,38 @@ void LtGemm::describe() {
 }
 
 void LtGemm::choose_algorithm() {
+  algo_ = first_algorithm(
+      handle_, op_, a_, b_, c_, kWorkspaceBytes, 0,
+      std::string(to_string(precision_)) + " with epilogue " + to_string(epilogue_));
+}
+
+cublasLtMatmulAlgo_t first_algorithm(cublasLtHandle_t handle, cublasLtMatmulDesc_t op,
+                                     cublasLtMatrixLayout_t a, cublasLtMatrixLayout_t b,
+                                     cublasLtMatrixLayout_t c, std::size_t workspace_bytes,
+                                     std::uint32_t min_alignment, const std::string& what) {
   cublasLtMatmulPreference_t pref = nullptr;
   PERFGATE_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
-  const std::size_t ws = kWorkspaceBytes;
-  const cublasStatus_t set_status = cublasLtMatmulPreferenceSetAttribute(
-      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+  cublasStatus_t status = cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes, sizeof(workspace_bytes));
+  if (min_alignment > 0)
+    for (auto attr :
+         {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+          CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
+      if (status == CUBLAS_STATUS_SUCCESS)
+        status =
+            cublasLtMatmulPreferenceSetAttribute(pref, attr, &min_alignment, sizeof(min_alignment));
   cublasLtMatmulHeuristicResult_t result{};
   int found = 0;
-  const cublasStatus_t status =
-      set_status != CUBLAS_STATUS_SUCCESS
-          ? set_status
-          : cublasLtMatmulAlgoGetHeuristic(handle_, op_, a_, b_, c_, c_, pref, 1, &result, &found);
+  if (status == CUBLAS_STATUS_SUCCESS)
+    status = cublasLtMatmulAlgoGetHeuristic(handle, op, a, b, c, c, pref, 1, &result, &found);
   cublasLtMatmulPreferenceDestroy(pref);
   // NOT_SUPPORTED is cuBLASLt's answer for a configuration it has no kernel for (this type or
   // epilogue on this GPU): a case this machine cannot run, not a failure.
   if (status == CUBLAS_STATUS_NOT_SUPPORTED || (status == CUBLAS_STATUS_SUCCESS && found == 0))
-    throw Unsupported(std::string("cuBLASLt has no algorithm for ") + to_string(precision_) +
-                      " with epilogue " + to_string(epilogue_) + " on this GPU");
+    throw Unsupported("cuBLASLt has no algorithm for " + what + " on this GPU");
   PERFGATE_CUBLAS_CHECK(status);
   PERFGATE_CUBLAS_CHECK(result.state);
-  algo_ = result.algo;
+  return result.algo;
 }
 
 void LtGemm::release() noexcept {

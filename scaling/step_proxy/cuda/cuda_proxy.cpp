@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include "gemm_ceiling.hpp"
 #include "gpu_step.hpp"
 #include "gpu_transformer.hpp"
+#include "model_memory.hpp"
 #include "nccl_comm.hpp"
 #include "perfgate/collectives/communicator.hpp"
 #include "perfgate/collectives/watchdog.hpp"
@@ -39,6 +41,30 @@ int select_device(const collectives::Communicator& world) {
   const int device = world.local_rank() % devices;
   PERFGATE_CUDA_CHECK(cudaSetDevice(device));
   return device;
+}
+
+// Refused on every rank together, before NCCL's bootstrap, when the model's buffers do not fit
+// some rank's free memory (with 2 GiB left for cuBLASLt, cuDNN and NCCL): an allocation failing
+// later, on one rank, would leave the others waiting in a collective.
+void check_memory(const collectives::Communicator& world, const Shape& shape) {
+  constexpr std::size_t kHeadroom = std::size_t(2) << 30;
+  std::size_t free = 0, total = 0;
+  PERFGATE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  const std::size_t need = gpu::model_buffer_bytes(shape) + kHeadroom;
+  const std::size_t short_ranks = world.sum(need > free ? 1 : 0);
+  if (short_ranks == 0) return;
+  const auto gib = [](std::size_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / double(1u << 30));
+    return std::string(text);
+  };
+  throw ModelTooLarge("--batch " + std::to_string(shape.batch) + ": the model needs about " +
+                      gib(need) + " per GPU (" + std::to_string(shape.layers) + " layers' " +
+                      "activations of " + std::to_string(shape.tokens()) + " tokens, weights, " +
+                      "gradients, 2 GiB of workspace), more than is free on " +
+                      std::to_string(short_ranks) + " of " + std::to_string(world.size()) +
+                      " ranks (rank " + std::to_string(world.rank()) + ": " + gib(free) +
+                      " free); lower --batch, --seq or --layers");
 }
 
 std::string describe_device(int device) {
@@ -91,6 +117,7 @@ CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size
   const gpu::AttentionBackward attention = attention_backward_from_environment();
   const collectives::Communicator world;
   const int device = select_device(world);
+  check_memory(world, config.shape);
   CudaProxyResult result;
   result.device = describe_device(device);
   result.nccl_version = gpu::NcclComm::version();
@@ -119,13 +146,20 @@ CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size
     return step.run();
   };
 
-  for (int i = 0; i < config.warmup; ++i) timed_step();
-  for (int rep = 0; rep < config.repetitions; ++rep) {
-    StepTimes sum;
-    for (int i = 0; i < config.iters; ++i) sum += timed_step();
-    const double n = config.iters;
-    result.per_repetition.push_back(
-        {sum.step_us / n, sum.compute_us / n, sum.comm_us / n, sum.exposed_us / n});
+  try {
+    for (int i = 0; i < config.warmup; ++i) timed_step();
+    for (int rep = 0; rep < config.repetitions; ++rep) {
+      StepTimes sum;
+      for (int i = 0; i < config.iters; ++i) sum += timed_step();
+      const double n = config.iters;
+      result.per_repetition.push_back(
+          {sum.step_us / n, sum.compute_us / n, sum.comm_us / n, sum.exposed_us / n});
+    }
+  } catch (...) {
+    // Before the model's buffers are freed: cudaFree synchronises the device, which an
+    // all-reduce still waiting for a failed peer would never let finish.
+    nccl.abort();
+    throw;
   }
   result.ceiling_flops_per_s = gpu::measure_gemm_ceiling_flops(compute.s);
   return result;

@@ -17,6 +17,13 @@ class NoCudaDevice : public NoDeviceError {
   using NoDeviceError::NoDeviceError;
 };
 
+// The model does not fit the GPU memory of some rank; every rank throws it together, so
+// perfgate-step-proxy reports it once (rank 0), exits with the usage code and aborts nothing.
+class ModelTooLarge : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 struct CudaProxyConfig {
   Shape shape;
   StepConfig step;  // delay_us already resolved for this rank
@@ -39,7 +46,8 @@ struct CudaProxyResult {
 // or naming PERFGATE_PROXY_ATTENTION when its value is not one run_cuda_proxy knows.
 void validate_cuda_shape(const Shape& s);
 
-// Collective over MPI_COMM_WORLD (MPI initialised by the caller). Throws NoCudaDevice, InputError
+// Collective over MPI_COMM_WORLD (MPI initialised by the caller). Throws NoCudaDevice,
+// ModelTooLarge, InputError
 // (a shape the GPU path cannot take, a bad PERFGATE_PROXY_ATTENTION) or ToolError (CUDA,
 // cuBLAS(Lt), cuDNN or NCCL failures). PERFGATE_PROXY_ATTENTION picks the attention backward:
 // unset or "auto" (cuDNN SDPA, unfused where cuDNN refuses it), "cudnn" (no fallback), "unfused".

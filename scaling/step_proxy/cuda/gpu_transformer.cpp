@@ -47,7 +47,8 @@ GpuTransformer::GpuTransformer(const Shape& s, cudaStream_t stream, AttentionBac
       attention_backward_ = std::make_unique<cuda::CudnnSdpa>(a, cuda::Precision::bf16,
                                                               cuda::CudnnSdpa::Direction::backward);
       attention_backward_path_ = "cuDNN SDPA";
-    } catch (const ToolError& e) {  // e.g. no SDPA_BWD before cuDNN 9.17 and no composite plan
+    } catch (const ToolError&
+                 e) {  // e.g. neither the SDPA_BWD operation (used from 9.27) nor a composite plan
       if (attention == AttentionBackward::cudnn) throw;
       attention_backward_path_ =
           std::string("unfused (cuBLAS GEMMs + softmax kernels; ") + e.what() + ")";
@@ -55,7 +56,7 @@ GpuTransformer::GpuTransformer(const Shape& s, cudaStream_t stream, AttentionBac
   }
   if (!attention_backward_) unfused_backward_ = std::make_unique<UnfusedAttentionBackward>(a);
   const std::size_t t = s.tokens(), h = s.hidden;
-  // Weights ~ 1/sqrt(fan-in) keep activations in bf16's range through the stack without norms.
+  // Weights ~ 1/sqrt(fan-in): each GEMM keeps its input's scale; the residual keeps the stack's.
   fill_uniform(weights_.get(), weights_.size(), 1.0f / std::sqrt(float(h)), 1, stream_);
   for (int l = 0; l <= s.layers; ++l) x_.emplace_back(t * h);
   fill_uniform(x_[0].get(), t * h, 1.0f, 2, stream_);
@@ -87,7 +88,12 @@ void GpuTransformer::forward() {
     gemm_.run(linear(t, h, h), a.attn.get(), w + off.o, a.y1.get(), stream_);
     gemm_.run(linear(t, 4 * h, h), a.y1.get(), w + off.w1, a.pre.get(), stream_);
     gelu_forward(a.pre.get(), a.h.get(), a.pre.size(), stream_);
-    gemm_.run(linear(t, h, 4 * h), a.h.get(), w + off.w2, x_[l + 1].get(), stream_);
+    // Residual: x[l+1] = x[l] + MLP(...), the sum through the GEMM's beta = 1. Without it the
+    // signal shrinks about 200-fold per layer (attention averages V over the keys), reaching
+    // zeros within a 24-layer stack, and kernels on zeros draw less power than training.
+    PERFGATE_CUDA_CHECK(
+        cudaMemcpyAsync(x_[l + 1].get(), x, x_[l].bytes(), cudaMemcpyDeviceToDevice, stream_));
+    gemm_.run(linear(t, h, 4 * h), a.h.get(), w + off.w2, x_[l + 1].get(), stream_, 1.0f);
   }
 }
 
@@ -117,9 +123,10 @@ void GpuTransformer::backward_layer(int l, const Bf16Bits* dy, Bf16Bits* dx,
   for (int i = 0; i < 3; ++i) gemm_.run(weight_grad(t, h, h), d_qkv[i], x, g + w_qkv[i], stream_);
   layer_done(
       l);  // every weight gradient of the layer is enqueued; dX is not needed by the all-reduce
-  // dX = dQ·Wq + dK·Wk + dV·Wv: the later two accumulate (beta = 1).
+  // dX = dY (the residual) + dQ·Wq + dK·Wk + dV·Wv, accumulated with beta = 1.
+  PERFGATE_CUDA_CHECK(cudaMemcpyAsync(dx, dy, d_a_.bytes(), cudaMemcpyDeviceToDevice, stream_));
   for (int i = 0; i < 3; ++i)
-    gemm_.run(data_grad(t, h, h), d_qkv[i], w + w_qkv[i], dx, stream_, i == 0 ? 0.0f : 1.0f);
+    gemm_.run(data_grad(t, h, h), d_qkv[i], w + w_qkv[i], dx, stream_, 1.0f);
 }
 
 void GpuTransformer::backward(const std::function<void(int)>& layer_done) {

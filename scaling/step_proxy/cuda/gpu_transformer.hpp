@@ -1,7 +1,8 @@
 #pragma once
-// The transformer stack of the CPU proxy (attention + GeLU MLP per layer, no norms), on one CUDA
-// stream in bf16: cuBLASLt GEMMs and cuDNN's fused attention forward; attention backward through
-// cuDNN's fused SDPA or, where that cuDNN refuses it, the unfused cuBLAS path.
+// The transformer stack of the CPU proxy (attention + GeLU MLP per layer, no norms) with a
+// residual connection around each layer, on one CUDA stream in bf16: cuBLASLt GEMMs and cuDNN's
+// fused attention forward; attention backward through cuDNN's fused SDPA or, where that cuDNN
+// refuses it, the unfused cuBLAS path.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -59,7 +60,8 @@ class GpuTransformer {
   Buffer weights_, grads_;
   std::vector<Buffer> x_;  // x_[l]: layer l's input; x_[layers]: the output
   std::vector<Acts> acts_;
-  Buffer loss_grad_, d_a_, d_b_, d_pre_, d_y1_, d_attn_, d_q_, d_k_, d_v_;  // backward scratch
+  // Backward scratch. Every buffer here is counted in model_buffer_bytes (model_memory.hpp).
+  Buffer loss_grad_, d_a_, d_b_, d_pre_, d_y1_, d_attn_, d_q_, d_k_, d_v_;
 };
 
 }  // namespace perfgate::step_proxy::gpu

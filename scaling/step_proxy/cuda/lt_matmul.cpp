@@ -4,6 +4,7 @@
 #include <string>
 
 #include "perfgate/cuda/check.hpp"
+#include "perfgate/cuda/gemm_lt.hpp"
 
 namespace perfgate::step_proxy::gpu {
 namespace {
@@ -29,44 +30,37 @@ cublasLtMatrixLayout_t layout(std::uint64_t rows, std::uint64_t cols) {
 
 LtMatmul::LtMatmul(cublasLtHandle_t handle, GemmDims d, std::size_t workspace_bytes)
     : handle_(handle), workspace_bytes_(workspace_bytes) {
-  // Row-major C = op(A)·op(B) is column-major Cᵀ = op(B)ᵀ·op(A)ᵀ: cuBLASLt's first operand is
-  // B's storage, its second A's; a row-major [r,c] buffer is a column-major [c,r] one.
-  const auto m = std::uint64_t(d.m), n = std::uint64_t(d.n), k = std::uint64_t(d.k);
-  PERFGATE_CUBLAS_CHECK(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-  set(op_, CUBLASLT_MATMUL_DESC_TRANSA, d.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N);
-  set(op_, CUBLASLT_MATMUL_DESC_TRANSB, d.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N);
-  b_layout_ = d.trans_b ? layout(k, n) : layout(n, k);
-  a_layout_ = d.trans_a ? layout(m, k) : layout(k, m);
-  c_layout_ = layout(n, m);
-
-  cublasLtMatmulPreference_t pref = nullptr;
-  PERFGATE_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
-  cublasLtMatmulHeuristicResult_t result{};
-  int found = 0;
-  cublasStatus_t status = cublasLtMatmulPreferenceSetAttribute(
-      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes_, sizeof(workspace_bytes_));
-  for (auto attr :
-       {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
-        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
-    if (status == CUBLAS_STATUS_SUCCESS)
-      status = cublasLtMatmulPreferenceSetAttribute(pref, attr, &kAlignmentBytes,
-                                                    sizeof(kAlignmentBytes));
-  if (status == CUBLAS_STATUS_SUCCESS)
-    status = cublasLtMatmulAlgoGetHeuristic(handle_, op_, b_layout_, a_layout_, c_layout_,
-                                            c_layout_, pref, 1, &result, &found);
-  cublasLtMatmulPreferenceDestroy(pref);
-  PERFGATE_CUBLAS_CHECK(status);
-  if (found == 0)
-    throw ToolError("cuBLASLt has no bf16 algorithm for m=" + std::to_string(d.m) +
-                    " n=" + std::to_string(d.n) + " k=" + std::to_string(d.k));
-  algo_ = result.algo;
+  try {
+    // Row-major C = op(A)·op(B) is column-major Cᵀ = op(B)ᵀ·op(A)ᵀ: cuBLASLt's first operand
+    // is B's storage, its second A's; a row-major [r,c] buffer is a column-major [c,r] one.
+    const auto m = std::uint64_t(d.m), n = std::uint64_t(d.n), k = std::uint64_t(d.k);
+    PERFGATE_CUBLAS_CHECK(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    set(op_, CUBLASLT_MATMUL_DESC_TRANSA, d.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N);
+    set(op_, CUBLASLT_MATMUL_DESC_TRANSB, d.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N);
+    b_layout_ = d.trans_b ? layout(k, n) : layout(n, k);
+    a_layout_ = d.trans_a ? layout(m, k) : layout(k, m);
+    c_layout_ = layout(n, m);
+    algo_ = cuda::first_algorithm(handle_, op_, b_layout_, a_layout_, c_layout_, workspace_bytes_,
+                                  kAlignmentBytes,
+                                  "bf16 m=" + std::to_string(d.m) + " n=" + std::to_string(d.n) +
+                                      " k=" + std::to_string(d.k));
+  } catch (...) {
+    release();  // the destructor does not run for a constructor that throws
+    throw;
+  }
 }
 
-LtMatmul::~LtMatmul() {
+void LtMatmul::release() noexcept {
   if (c_layout_) cublasLtMatrixLayoutDestroy(c_layout_);
   if (a_layout_) cublasLtMatrixLayoutDestroy(a_layout_);
   if (b_layout_) cublasLtMatrixLayoutDestroy(b_layout_);
   if (op_) cublasLtMatmulDescDestroy(op_);
+  c_layout_ = a_layout_ = b_layout_ = nullptr;
+  op_ = nullptr;
+}
+
+LtMatmul::~LtMatmul() {
+  release();
 }
 
 void LtMatmul::run(const void* a, const void* b, void* c, float beta, void* workspace,

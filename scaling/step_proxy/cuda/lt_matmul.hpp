@@ -33,6 +33,7 @@ class LtMatmul {
            cudaStream_t s) const;
 
  private:
+  void release() noexcept;
   cublasLtHandle_t handle_;
   std::size_t workspace_bytes_;
   cublasLtMatmulDesc_t op_ = nullptr;

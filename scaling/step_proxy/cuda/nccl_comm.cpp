@@ -1,5 +1,6 @@
 #include "nccl_comm.hpp"
 
+#include <exception>
 #include <thread>
 
 #include "perfgate/core/error.hpp"
@@ -23,28 +24,41 @@ NcclComm::NcclComm(MPI_Comm bootstrap, int rank, int size) {
 }
 
 NcclComm::~NcclComm() {
-  if (comm_ && !aborted_) ncclCommDestroy(comm_);
+  if (comm_ == nullptr || aborted_) return;
+  // Destroying waits for issued operations, which after an error may never finish.
+  if (std::uncaught_exceptions() > 0)
+    abort();
+  else
+    ncclCommDestroy(comm_);
 }
 
 void NcclComm::all_reduce_sum(Bf16Bits* data, std::size_t count, cudaStream_t s) {
   check(ncclAllReduce(data, data, count, ncclBfloat16, ncclSum, comm_, s), "ncclAllReduce");
 }
 
-void NcclComm::wait(cudaEvent_t done) const {
+void NcclComm::wait(cudaEvent_t done) {
   for (;;) {
     const cudaError_t state = cudaEventQuery(done);
     if (state == cudaSuccess) return;
     if (state != cudaErrorNotReady) PERFGATE_CUDA_CHECK(state);
-    if (aborted_) throw ToolError("NCCL communicator aborted by the watchdog");
     ncclResult_t async = ncclSuccess;
-    ncclCommGetAsyncError(comm_, &async);
-    check(async, "ncclCommGetAsyncError");
+    {
+      const std::lock_guard lock(mutex_);
+      if (aborted_) throw ToolError("NCCL communicator aborted by the watchdog");
+      const ncclResult_t queried = ncclCommGetAsyncError(comm_, &async);
+      if (queried != ncclSuccess) async = queried;
+    }
+    if (async != ncclSuccess && async != ncclInProgress) {
+      abort();
+      check(async, "ncclCommGetAsyncError");
+    }
     std::this_thread::yield();
   }
 }
 
 void NcclComm::abort() noexcept {
-  aborted_ = true;
+  const std::lock_guard lock(mutex_);
+  if (aborted_.exchange(true)) return;
   ncclCommAbort(comm_);
 }
 

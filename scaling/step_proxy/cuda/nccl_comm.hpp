@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <mutex>
 #include <string>
 
 #include "gpu_kernels.hpp"
@@ -23,14 +24,19 @@ class NcclComm {
 
   void all_reduce_sum(Bf16Bits* data, std::size_t count, cudaStream_t s);  // in place
   // Blocks until `done` has completed; polls, so an abort() from the watchdog thread or an
-  // asynchronous NCCL error (a peer gone) ends the wait with a ToolError.
-  void wait(cudaEvent_t done) const;
-  void abort() noexcept;  // safe from another thread
+  // asynchronous NCCL error (a peer gone) ends the wait with a ToolError. After such an error
+  // the communicator is aborted first: its kernels would otherwise wait for the peer forever,
+  // and with them every later device synchronisation (cudaFree among them).
+  void wait(cudaEvent_t done);
+  void abort() noexcept;  // safe from another thread; once
   static std::string version();
 
  private:
   ncclComm_t comm_ = nullptr;
   std::atomic<bool> aborted_{false};
+  // NCCL forbids using a communicator from two threads at once: the polling thread's
+  // ncclCommGetAsyncError and the watchdog's ncclCommAbort take this lock.
+  std::mutex mutex_;
 };
 
 }  // namespace perfgate::step_proxy::gpu

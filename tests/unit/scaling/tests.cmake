@@ -6,3 +6,8 @@ perfgate_unit_test(step_proxy_bucket_plan_tests
   SOURCES unit/scaling/step_proxy_bucket_plan_test.cpp ${PROJECT_SOURCE_DIR}/scaling/step_proxy/bucket_plan.cpp
   LIBS perfgate_core)
 target_include_directories(step_proxy_bucket_plan_tests PRIVATE ${PROJECT_SOURCE_DIR}/scaling/step_proxy)
+# The CUDA step proxy's memory estimate is host arithmetic: tested in every build.
+perfgate_unit_test(step_proxy_memory_tests
+  SOURCES unit/scaling/step_proxy_memory_test.cpp
+  LIBS perfgate_cpu_kernels)
+target_include_directories(step_proxy_memory_tests PRIVATE ${PROJECT_SOURCE_DIR}/scaling/step_proxy)

@@ -6,6 +6,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <string>
 
 #include "perfgate/cuda/device_buffer.hpp"
@@ -19,6 +20,14 @@ const char* to_string(Epilogue e);
 // Whether this device can run `p` through cuBLASLt; `why` says why not.
 bool gemm_supported(Precision p, int compute_capability_major, int compute_capability_minor,
                     std::string* why);
+
+// The heuristic's first algorithm for `op` on these layouts (D laid out as C), within
+// `workspace_bytes` and, when min_alignment > 0, for pointers aligned to that many bytes.
+// Throws Unsupported naming `what` when cuBLASLt has none for this configuration on this GPU.
+cublasLtMatmulAlgo_t first_algorithm(cublasLtHandle_t handle, cublasLtMatmulDesc_t op,
+                                     cublasLtMatrixLayout_t a, cublasLtMatrixLayout_t b,
+                                     cublasLtMatrixLayout_t c, std::size_t workspace_bytes,
+                                     std::uint32_t min_alignment, const std::string& what);
 
 class LtGemm {
  public:
