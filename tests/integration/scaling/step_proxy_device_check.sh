@@ -4,8 +4,8 @@
 # One GPU allows one rank: this checks that steps run (cuBLASLt plans, cuDNN SDPA forward and
 # backward or its unfused fallback, and the unfused backward forced by
 # PERFGATE_PROXY_ATTENTION=unfused; NCCL bootstrap and all-reduce), the document's decomposition
-# (whose "compute" names the attention backward used), the straggler delay and the watchdog's
-# exit code; not multi-GPU overlap.
+# (whose "compute" names the attention backward used), the straggler delay, the refusal of a
+# model larger than the GPU's memory and the watchdog's exit code; not multi-GPU overlap.
 B=$1
 OUT=$2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
@@ -23,6 +23,10 @@ for shape in tiny large; do
 done
 run "${LARGE[@]}" --delay-rank 0 --delay-us 5000 --output "$OUT/delay.json" >"$OUT/delay.txt" 2>&1
 echo "delay: rc=$?"
+# The former nightly shape (512 sequences on one GPU, ~2.7 TiB) is refused before NCCL starts.
+run --layers 24 --hidden 4096 --heads 32 --seq 2048 --batch 512 --output "$OUT/too-large.json" \
+  >"$OUT/too-large.txt" 2>&1
+echo "too-large: rc=$? (2 expected); document written: $([ -e "$OUT/too-large.json" ] && echo yes || echo no)"
 start=$(date +%s)
 run --delay-rank 0 --delay-us 20000000 --timeout-s 2 --warmup 0 --iters 1 --repetitions 1 \
   --output "$OUT/hang.json" >"$OUT/hang.txt" 2>&1
