@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/core/attention_scores.hpp"
 #include "perfgate/core/error.hpp"
 
 namespace perfgate::microbench {
@@ -59,8 +60,8 @@ Workload attention_workload(const CaseParams& p) {
   const bool causal = p.flag("causal");
   double scores = 0;
   for (std::size_t i = 0; i + 1 < cu_q.size(); ++i)
-    scores += static_cast<double>(
-        kernels::kept_scores(causal, cu_q[i + 1] - cu_q[i], cu_k[i + 1] - cu_k[i]));
+    scores +=
+        static_cast<double>(kept_scores(causal, cu_q[i + 1] - cu_q[i], cu_k[i + 1] - cu_k[i]));
   const double flops = 4.0 * h * d * scores;  // Q·Kᵀ and P·V, 2 FLOPs per multiply-add each
   const auto tq = static_cast<double>(cu_q.back()), tk = static_cast<double>(cu_k.back());
   const auto elem = static_cast<double>(dtype_size(dtype_of(p)));

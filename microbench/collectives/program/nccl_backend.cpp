@@ -197,8 +197,19 @@ class NcclBackend final : public Backend {
     finish_staging();
   }
 
+  // Under the lock abort() takes, so the watchdog's ncclCommAbort never runs beside an enqueue.
   void launch() override {
-    if (aborted_) park();
+    {
+      const std::lock_guard lock(comm_mutex_);
+      if (!aborted_) {
+        enqueue();
+        return;
+      }
+    }
+    park();
+  }
+
+  void enqueue() {
     const ncclDataType_t type = nccl_type(shape_.dtype);
     const ncclRedOp_t op = nccl_op(shape_.op);
     const std::size_t size = type_size(shape_.dtype);
@@ -260,7 +271,10 @@ class NcclBackend final : public Backend {
 
   long run_timed_loop(int iters, const std::function<void()>& before_each) override {
     if (graph_launches_ == 0) return Backend::run_timed_loop(iters, before_each);
-    ready_timed_loop(iters);
+    // A capture here would be timed: ready_timed_loop belongs before the loop's barrier.
+    if (graph_iters_ != iters)
+      throw ToolError("NCCL backend: timed loop of " + std::to_string(iters) +
+                      " operations started without its graph captured");
     for (int l = 0; l < graph_launches_; ++l) {
       before_each();
       if (aborted_) park();

@@ -33,17 +33,12 @@ double shown_time(TimeShown shown, const std::vector<RankTiming>& ranks) {
 }
 
 // The table's count column as nccl-tests prints it: the per-rank count the call takes, which for
-// all_gather, reduce_scatter and alltoall is the total buffer's count divided by the ranks (the
-// size column stays the total buffer's bytes).
+// the collectives that split a total buffer over the ranks (all_gather, reduce_scatter,
+// alltoall) is that total's count divided by the ranks (the size column stays the total's bytes).
 std::size_t table_count(const CaseShape& shape) {
-  switch (shape.collective) {
-    case Collective::all_gather:
-    case Collective::reduce_scatter:
-    case Collective::alltoall:
-      return shape.count / static_cast<std::size_t>(shape.ranks);
-    default:
-      return shape.count;
-  }
+  return info(shape.collective).splits_by_ranks
+             ? shape.count / static_cast<std::size_t>(shape.ranks)
+             : shape.count;
 }
 
 // Measures one placement of one case; complete on rank 0 (others: wrong count only).

@@ -151,27 +151,25 @@ TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& option
 
   ClockRecord clocks;
   std::uint64_t last_disqualifying = 0;
+  // The slowdown count before a sample: read once here, then taken from the previous sample's
+  // reading (nothing runs on the GPU between the two).
+  std::optional<std::uint64_t> slowdown_before =
+      probe_ != nullptr ? probe_->slowdown_ns() : std::nullopt;
   const int max_attempts = options.samples * 3;  // throttled samples are retaken, within reason
   for (int attempt = 0; attempt < max_attempts && int(result.seconds.size()) < options.samples;
        ++attempt) {
-    if (probe_ != nullptr) clocks.before_sample(probe_->slowdown_ns());
-    double seconds = 0;
-    if (options.cold) {
-      flush_l2();
-      seconds = elapsed([&] {
-        for (int i = 0; i < result.batch; ++i) launch(stream_, i);
-      });
-    } else if (options.graph) {
-      seconds = elapsed([&] {
+    clocks.before_sample(slowdown_before);
+    if (options.cold) flush_l2();
+    const double seconds = elapsed([&] {
+      if (options.graph) {
         for (int r = 0; r < replays; ++r) PERFGATE_CUDA_CHECK(cudaGraphLaunch(graph.exec, stream_));
-      });
-    } else {
-      seconds = elapsed([&] {
+      } else {
         for (int i = 0; i < result.batch; ++i) launch(stream_, i);
-      });
-    }
+      }
+    });
     // The clock right after the sample: NVML reports the current state, not an average.
     const std::optional<ClockSample> reading = probe_ != nullptr ? probe_->sample() : std::nullopt;
+    slowdown_before = reading ? reading->slowdown_ns : std::nullopt;
     if (clocks.add(reading))
       result.seconds.push_back(seconds / per_sample);
     else

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "perfgate/core/attention_scores.hpp"
 #include "perfgate/core/error.hpp"
 
 namespace perfgate::cuda {
@@ -124,14 +125,7 @@ void validate(AttentionShape s) {
 
 double attention_score_count(AttentionShape s) {
   validate(s);
-  const double q = double(s.seq_q), kv = double(s.seq_kv);
-  if (!s.causal) return q * kv;
-  // Query i (aligned to the end of the keys) sees keys 0 .. i + (kv - q).
-  double kept = 0;
-  const double offset = kv - q;
-  const double first = std::max(0.0, -offset);  // queries that see no key at all
-  for (double i = first; i < q; i += 1) kept += std::min(kv, i + offset + 1);
-  return kept;
+  return double(kept_scores(s.causal, std::size_t(s.seq_q), std::size_t(s.seq_kv)));
 }
 
 Traffic attention_forward_traffic(AttentionShape s, Precision p) {

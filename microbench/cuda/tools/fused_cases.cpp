@@ -261,8 +261,9 @@ void check_family(Context& ctx, const RowFamily& fam, RowShape s, Precision p) {
 }
 
 // Copies of a cold case's tensors, one per launch of a sample: none is in L2 after the flush,
-// and enough launches that a sample moves twice the L2's size (a 1 MiB tensor's launch takes
-// 1-3 us, too close to the event timer's 0.5 us resolution to time alone).
+// and enough launches that a sample moves twice the L2's size (a 1 MiB tensor's single cold
+// launch measured 4.9-10.6 us on an H200, latency included: too close to the event timer's
+// 0.5 us resolution to time alone).
 int cold_copies(const Context& ctx, const Traffic& traffic) {
   constexpr int kMaxCopies = 64;
   const double target = 2.0 * double(ctx.prop().l2CacheSize);
@@ -285,7 +286,7 @@ void time_family(Context& ctx, const RowFamily& fam, RowShape s, Precision p, Ti
       const int count = timing.cold ? cold_copies(ctx, traffic) : 1;
       for (int c = 0; c < count; ++c)
         copies.push_back(std::make_unique<CaseBuffers>(fam, s, p, false, ctx.stream()));
-      timing.rotations = timing.cold ? count : 1;
+      timing.rotations = count;
       ctx.time_row(
           row,
           [&](cudaStream_t st, int rotation) {

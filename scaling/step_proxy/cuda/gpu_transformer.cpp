@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "model_memory.hpp"
 #include "perfgate/cuda/check.hpp"
 
 namespace perfgate::step_proxy::gpu {
@@ -70,6 +71,24 @@ GpuTransformer::GpuTransformer(const Shape& s, cudaStream_t stream, AttentionBac
   d_pre_ = Buffer(t * 4 * h);
   fill_uniform(loss_grad_.get(), t * h, 1e-3f, 3, stream_);
   PERFGATE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  // The count run_cuda_proxy checked against free memory must be what was allocated here.
+  if (allocated_bytes() != model_buffer_bytes(s))
+    throw ToolError("step proxy: model_buffer_bytes counts " +
+                    std::to_string(model_buffer_bytes(s)) + " bytes, the model allocated " +
+                    std::to_string(allocated_bytes()));
+}
+
+std::size_t GpuTransformer::allocated_bytes() const {
+  std::size_t bytes = weights_.bytes() + grads_.bytes();
+  for (const Buffer& x : x_) bytes += x.bytes();
+  for (const Acts& a : acts_) {
+    bytes += a.stats.bytes();
+    for (const Buffer* b : {&a.q, &a.k, &a.v, &a.attn, &a.y1, &a.pre, &a.h}) bytes += b->bytes();
+  }
+  for (const Buffer* b :
+       {&loss_grad_, &d_a_, &d_b_, &d_pre_, &d_y1_, &d_attn_, &d_q_, &d_k_, &d_v_})
+    bytes += b->bytes();
+  return bytes;
 }
 
 void GpuTransformer::forward() {
@@ -88,12 +107,10 @@ void GpuTransformer::forward() {
     gemm_.run(linear(t, h, h), a.attn.get(), w + off.o, a.y1.get(), stream_);
     gemm_.run(linear(t, 4 * h, h), a.y1.get(), w + off.w1, a.pre.get(), stream_);
     gelu_forward(a.pre.get(), a.h.get(), a.pre.size(), stream_);
-    // Residual: x[l+1] = x[l] + MLP(...), the sum through the GEMM's beta = 1. Without it the
-    // signal shrinks about 200-fold per layer (attention averages V over the keys), reaching
-    // zeros within a 24-layer stack, and kernels on zeros draw less power than training.
-    PERFGATE_CUDA_CHECK(
-        cudaMemcpyAsync(x_[l + 1].get(), x, x_[l].bytes(), cudaMemcpyDeviceToDevice, stream_));
-    gemm_.run(linear(t, h, 4 * h), a.h.get(), w + off.w2, x_[l + 1].get(), stream_, 1.0f);
+    // Residual: x[l+1] = x[l] + MLP(...), the GEMM's beta = 1 on x[l]. Without it the signal
+    // would shrink by an estimated 200-fold per layer (attention averages V over the keys; not
+    // measured), reaching zeros in a 24-layer stack; kernels on zeros draw less power.
+    gemm_.run(linear(t, h, 4 * h), a.h.get(), w + off.w2, x_[l + 1].get(), stream_, 1.0f, x);
   }
 }
 
@@ -123,10 +140,9 @@ void GpuTransformer::backward_layer(int l, const Bf16Bits* dy, Bf16Bits* dx,
   for (int i = 0; i < 3; ++i) gemm_.run(weight_grad(t, h, h), d_qkv[i], x, g + w_qkv[i], stream_);
   layer_done(
       l);  // every weight gradient of the layer is enqueued; dX is not needed by the all-reduce
-  // dX = dY (the residual) + dQ·Wq + dK·Wk + dV·Wv, accumulated with beta = 1.
-  PERFGATE_CUDA_CHECK(cudaMemcpyAsync(dx, dy, d_a_.bytes(), cudaMemcpyDeviceToDevice, stream_));
+  // dX = dY (the residual) + dQ·Wq + dK·Wk + dV·Wv: beta = 1 on dY, then on dX.
   for (int i = 0; i < 3; ++i)
-    gemm_.run(data_grad(t, h, h), d_qkv[i], w + w_qkv[i], dx, stream_, 1.0f);
+    gemm_.run(data_grad(t, h, h), d_qkv[i], w + w_qkv[i], dx, stream_, 1.0f, i == 0 ? dy : dx);
 }
 
 void GpuTransformer::backward(const std::function<void(int)>& layer_done) {

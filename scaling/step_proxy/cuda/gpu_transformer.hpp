@@ -47,6 +47,7 @@ class GpuTransformer {
   const Bf16Bits* weights(int layer) const {
     return weights_.get() + static_cast<std::size_t>(layer) * shape_.params_per_layer();
   }
+  std::size_t allocated_bytes() const;  // every buffer below
   void backward_layer(int l, const Bf16Bits* dy, Bf16Bits* dx,
                       const std::function<void(int)>& layer_done);
 
@@ -60,7 +61,7 @@ class GpuTransformer {
   Buffer weights_, grads_;
   std::vector<Buffer> x_;  // x_[l]: layer l's input; x_[layers]: the output
   std::vector<Acts> acts_;
-  // Backward scratch. Every buffer here is counted in model_buffer_bytes (model_memory.hpp).
+  // Backward scratch.
   Buffer loss_grad_, d_a_, d_b_, d_pre_, d_y1_, d_attn_, d_q_, d_k_, d_v_;
 };
 

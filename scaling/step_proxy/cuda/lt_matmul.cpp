@@ -63,11 +63,11 @@ LtMatmul::~LtMatmul() {
   release();
 }
 
-void LtMatmul::run(const void* a, const void* b, void* c, float beta, void* workspace,
-                   cudaStream_t s) const {
+void LtMatmul::run(const void* a, const void* b, const void* c, void* d, float beta,
+                   void* workspace, cudaStream_t s) const {
   const float one = 1.0f;
   PERFGATE_CUBLAS_CHECK(cublasLtMatmul(handle_, op_, &one, b, b_layout_, a, a_layout_, &beta, c,
-                                       c_layout_, c, c_layout_, &algo_, workspace, workspace_bytes_,
+                                       c_layout_, d, c_layout_, &algo_, workspace, workspace_bytes_,
                                        s));
 }
 
@@ -81,11 +81,11 @@ GemmPlans::~GemmPlans() {
 }
 
 void GemmPlans::run(GemmDims dims, const void* a, const void* b, void* c, cudaStream_t s,
-                    float beta) {
+                    float beta, const void* c_in) {
   auto it = plans_.find(dims);
   if (it == plans_.end())
     it = plans_.emplace(dims, std::make_unique<LtMatmul>(handle_, dims, workspace_.bytes())).first;
-  it->second->run(a, b, c, beta, workspace_.get(), s);
+  it->second->run(a, b, c_in != nullptr ? c_in : c, c, beta, workspace_.get(), s);
 }
 
 }  // namespace perfgate::step_proxy::gpu

@@ -29,7 +29,8 @@ class LtMatmul {
   ~LtMatmul();
   LtMatmul(const LtMatmul&) = delete;
   LtMatmul& operator=(const LtMatmul&) = delete;
-  void run(const void* a, const void* b, void* c, float beta, void* workspace,
+  // D = op(A)·op(B) + beta·C; C and D may be one buffer.
+  void run(const void* a, const void* b, const void* c, void* d, float beta, void* workspace,
            cudaStream_t s) const;
 
  private:
@@ -48,7 +49,9 @@ class GemmPlans {
   ~GemmPlans();
   GemmPlans(const GemmPlans&) = delete;
   GemmPlans& operator=(const GemmPlans&) = delete;
-  void run(GemmDims dims, const void* a, const void* b, void* c, cudaStream_t s, float beta = 0.0f);
+  // C = op(A)·op(B) + beta·(c_in, or C itself when null): a residual sum reads another buffer.
+  void run(GemmDims dims, const void* a, const void* b, void* c, cudaStream_t s, float beta = 0.0f,
+           const void* c_in = nullptr);
 
  private:
   cublasLtHandle_t handle_ = nullptr;

@@ -1,7 +1,8 @@
 #pragma once
 // Device bytes of the CUDA step proxy's model buffers: what GpuTransformer allocates (weights,
 // gradients, every layer's activations, backward scratch), before cuBLASLt's, cuDNN's and
-// NCCL's own. Host arithmetic only, so it is tested without a GPU.
+// NCCL's own. Host arithmetic only, so it is tested without a GPU; GpuTransformer's constructor
+// checks it against what it allocated.
 #include <cstddef>
 #include <cstdint>
 

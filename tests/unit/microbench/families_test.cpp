@@ -2,6 +2,7 @@
 // shapes, odd sizes included (what the harness checks before timing, here over more shapes).
 #include <catch2/catch.hpp>
 
+#include "perfgate/core/attention_scores.hpp"
 #include "perfgate/microbench/check.hpp"
 #include "perfgate/microbench/families/attention.hpp"
 #include "perfgate/microbench/kernels/attention.hpp"
@@ -159,8 +160,8 @@ TEST_CASE("attention FLOPs count the scores the causal mask keeps") {
 }
 
 TEST_CASE("the causal mask is bottom-right aligned, and empty for the first Sq - Sk rows") {
-  using kernels::kept_scores;
   using kernels::visible_keys;
+  using perfgate::kept_scores;
   CHECK(visible_keys(false, 0, 5, 3) == 3);
   CHECK(visible_keys(true, 0, 3, 5) == 3);  // Sq < Sk: the first row sees Sk − Sq + 1 keys
   CHECK(visible_keys(true, 2, 3, 5) == 5);

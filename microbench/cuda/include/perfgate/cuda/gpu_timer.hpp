@@ -19,8 +19,9 @@ using Launch = std::function<void(cudaStream_t stream, int rotation)>;
 
 struct TimingOptions {
   int warmup = 2;  // untimed invocations before the first sample, at least...
-  // ...and warm-up goes on until this much time has passed: a GPU idle during the host's
-  // reference computations needs tens of milliseconds of work to raise its clocks again.
+  // ...and warm-up goes on until this much time has passed, for a GPU left idle during the
+  // host's reference computations to raise its clocks again (50 ms is an assumption, not yet
+  // measured: the device check's SM clock column is what will show whether it is enough).
   double min_warmup_seconds = 0.05;
   int samples = 10;  // timed samples kept (throttled ones are retaken)
   int batch = 0;     // invocations per hot sample; 0: enough for min_sample_seconds

@@ -36,14 +36,6 @@ inline std::size_t visible_keys(bool causal, std::size_t i, std::size_t lq, std:
       std::clamp<std::ptrdiff_t>(last, 0, static_cast<std::ptrdiff_t>(lk)));
 }
 
-// Scores the mask keeps over the lq query rows: the sum of visible_keys. Causal, with
-// m = min(lq, lk): m·lk − m(m−1)/2, i.e. Sq·Sk − Sq(Sq−1)/2 when Sq ≤ Sk.
-inline std::size_t kept_scores(bool causal, std::size_t lq, std::size_t lk) {
-  if (!causal) return lq * lk;
-  const std::size_t m = std::min(lq, lk);
-  return m * lk - m * (m - 1) / 2;
-}
-
 // O = softmax(scale·Q Kᵀ [masked]) V. `lse`, when given, receives heads·lq log-sum-exps
 // (index head·lq + i): what the backward pass needs to recompute the probabilities.
 void attention_forward_blocked(const AttentionShape& s, ConstRows q, ConstRows k, ConstRows v,
