@@ -1,6 +1,7 @@
 // perfgate-step-proxy: a synthetic data-parallel training step (transformer layers, bucketed
 // gradient all-reduce overlapped with the backward pass) reporting the step-time decomposition.
-// Exit codes (perfgate/core/exit_codes.hpp): 0 ok, 2 usage or tool error, 4 no_device
+// Exit codes (perfgate/core/exit_codes.hpp): 0 ok, 1 regression (the gradient check found an
+// all-reduce that did not sum the gradients), 2 usage or tool error, 4 no_device
 // (--backend cuda found no CUDA device on some rank), 5 watchdog_timeout (a cuda step did not
 // complete within --timeout-s).
 #include <unistd.h>
@@ -26,11 +27,18 @@ using namespace perfgate::step_proxy;
 
 namespace {
 
+constexpr double kFloatUnit = 0x1p-24;  // unit roundoff of fp32's 24-bit significand
+
+// Bytes of one gradient: fp32 on the CPU backend, bf16 on the CUDA one.
+std::size_t gradient_bytes(const std::string& backend) {
+  return backend == "cuda" ? 2 : sizeof(float);
+}
+
 struct Options {
   Shape shape;
   std::string backend = "cpu", output, suite = "step_proxy";
   long long bucket_bytes = 64 * 1024;
-  int warmup = 2, iters = 5, repetitions = 3, delay_rank = -1;
+  int warmup = 2, iters = 5, repetitions = 3, delay_rank = -1, skip_bucket = -1;
   double delay_us = 0, straggler_margin = 0.10;
   double timeout_s = 300;  // cuda backend: watchdog seconds per step
 };
@@ -68,20 +76,45 @@ std::vector<std::string> gather_hosts(int size) {
   return out;
 }
 
-// Appends this rank's mean step, compute, comm and exposed times per repetition to `mine`;
-// returns the rank's ceiling (FLOP/s).
-double measure_cpu(const Options& o, int rank, std::vector<double>& mine) {
+// What one rank measured: per repetition its mean step, compute, comm and exposed times; its
+// ceiling (FLOP/s); the gradient check's verdict; what computed and communicated, in words.
+struct RankMeasurement {
+  std::vector<double> per_repetition;
+  double ceiling = 0;
+  GradientCheckResult gradient_check;
+  std::string compute_note;
+};
+
+void add_times(RankMeasurement& m, const StepTimes& mean) {
+  for (double v : {mean.step_us, mean.compute_us, mean.comm_us, mean.exposed_us})
+    m.per_repetition.push_back(v);
+}
+
+StepConfig step_config(const Options& o, int rank) {
+  return {o.bucket_bytes, rank == o.delay_rank ? o.delay_us : 0.0, o.skip_bucket};
+}
+
+RankMeasurement measure_cpu(const Options& o, int rank) {
+  RankMeasurement m;
+  m.compute_note =
+      "fp32 blocked GEMM and FlashAttention-style attention (the microbench CPU kernels), MPI "
+      "all-reduce thread";
   TransformerStack model(o.shape);
   CommThread comm(MPI_COMM_WORLD);
-  StepConfig config{o.bucket_bytes, rank == o.delay_rank ? o.delay_us : 0.0};
+  const StepConfig config = step_config(o, rank);
   for (int i = 0; i < o.warmup; ++i) run_step(model, comm, o.shape, config);
+  GradientSums sums;  // one untimed step proves the all-reduce summed every bucket
+  run_step(model, comm, o.shape, config, &sums);
+  m.gradient_check = check_gradient_sums(
+      MPI_COMM_WORLD, step_buckets(o.shape, config.bucket_bytes, sizeof(float)), sums, kFloatUnit);
   for (int rep = 0; rep < o.repetitions; ++rep) {
     StepTimes sum;
     for (int i = 0; i < o.iters; ++i) sum += run_step(model, comm, o.shape, config);
-    for (double v : {sum.step_us, sum.compute_us, sum.comm_us, sum.exposed_us})
-      mine.push_back(v / o.iters);
+    const double n = o.iters;
+    add_times(m, {sum.step_us / n, sum.compute_us / n, sum.comm_us / n, sum.exposed_us / n});
   }
-  return measure_ceiling(o.shape);
+  m.ceiling = measure_ceiling(o.shape);
+  return m;
 }
 
 #ifdef PERFGATE_HAVE_NCCL
@@ -94,39 +127,38 @@ double measure_cpu(const Options& o, int rank, std::vector<double>& mine) {
   std::_Exit(perfgate::exit_code::watchdog_timeout);
 }
 
-// The GPU counterpart of measure_cpu; `compute_note` describes what computed and communicated.
-double measure_cuda(const Options& o, int rank, int size, std::vector<double>& mine,
-                    std::string& compute_note) {
+// The GPU counterpart of measure_cpu.
+RankMeasurement measure_cuda(const Options& o, int rank, int size) {
   CudaProxyConfig config;
   config.shape = o.shape;
-  config.step = {o.bucket_bytes, rank == o.delay_rank ? o.delay_us : 0.0};
+  config.step = step_config(o, rank);
   config.warmup = o.warmup;
   config.iters = o.iters;
   config.repetitions = o.repetitions;
   config.timeout_s = o.timeout_s;
   config.on_timeout = [&o](const std::string& what) { on_cuda_timeout(what, o.timeout_s); };
   const CudaProxyResult r = run_cuda_proxy(config, rank, size);
-  for (const StepTimes& t : r.per_repetition)
-    for (double v : {t.step_us, t.compute_us, t.comm_us, t.exposed_us}) mine.push_back(v);
-  compute_note = "bf16 cuBLASLt GEMMs, cuDNN SDPA forward, attention backward " +
-                 r.attention_backward + " on one CUDA stream (" + r.device + "), NCCL " +
-                 r.nccl_version +
-                 " bucketed all-reduce on a second stream; ceiling: 8192^3 bf16 cuBLASLt GEMM";
-  return r.ceiling_flops_per_s;
+  RankMeasurement m;
+  for (const StepTimes& t : r.per_repetition) add_times(m, t);
+  m.ceiling = r.ceiling_flops_per_s;
+  m.gradient_check = r.gradient_check;
+  m.compute_note = "bf16 cuBLASLt GEMMs, cuDNN SDPA forward, attention backward " +
+                   r.attention_backward + " on one CUDA stream (" + r.device + "), NCCL " +
+                   r.nccl_version +
+                   " bucketed all-reduce on a second stream; ceiling: 8192^3 bf16 cuBLASLt GEMM";
+  return m;
 }
 #endif
 
 int run(const Options& o, int rank, int size, int thread_level) {
-  std::vector<double> mine;   // per repetition: step, compute, comm, exposed
-  std::string compute_note =  // measure_cuda replaces it with the GPU's description
-      "fp32 blocked GEMM and FlashAttention-style attention (the microbench CPU kernels), MPI "
-      "all-reduce thread";
 #ifdef PERFGATE_HAVE_NCCL
-  const double ceiling = o.backend == "cuda" ? measure_cuda(o, rank, size, mine, compute_note)
-                                             : measure_cpu(o, rank, mine);
+  const RankMeasurement m =
+      o.backend == "cuda" ? measure_cuda(o, rank, size) : measure_cpu(o, rank);
 #else
-  const double ceiling = measure_cpu(o, rank, mine);
+  const RankMeasurement m = measure_cpu(o, rank);
 #endif
+  const std::vector<double>& mine = m.per_repetition;
+  const double ceiling = m.ceiling;
   const std::vector<std::string> hosts = gather_hosts(size);
   std::vector<double> all(rank == 0 ? mine.size() * size : 0);
   MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
@@ -140,9 +172,9 @@ int run(const Options& o, int rank, int size, int thread_level) {
       const double* v = &all[(static_cast<std::size_t>(r) * o.repetitions + rep) * 4];
       per_rank[r].push_back({v[0], v[1], v[2], v[3]});
     }
-  ProxyRunInfo info{o.shape,        o.backend,          o.suite,
-                    o.bucket_bytes, ceiling_min,        hosts,
-                    thread_level,   o.straggler_margin, compute_note};
+  ProxyRunInfo info{o.shape,        o.backend,       o.suite,      o.bucket_bytes,
+                    ceiling_min,    hosts,           thread_level, o.straggler_margin,
+                    m.compute_note, m.gradient_check};
   perfgate::Run doc = build_report(info, per_rank);
   const auto& d = doc.results;
   std::cout << "# step proxy: " << size << " ranks, " << o.shape.layers << " layers, hidden "
@@ -150,6 +182,14 @@ int run(const Options& o, int rank, int size, int thread_level) {
             << d[1].summary.median << "  comm_us " << d[2].summary.median << "  exposed_us "
             << d[3].summary.median << "  other_us " << d[4].summary.median << "  overlap "
             << d[5].summary.median << "  mfu " << d[6].summary.median << "\n";
+  const GradientCheckResult& check = m.gradient_check;
+  if (check.made)
+    std::cout << "# gradient check: " << check.buckets << " buckets summed over " << size
+              << " ranks, worst deviation " << 100 * check.worst_deviation << " % (tolerance "
+              << 100 * check.tolerance << " %)\n";
+  else
+    std::cout << "# gradient check: not made: a sum over " << size
+              << " ranks in this precision may round by more than half in the worst case\n";
   if (!o.output.empty()) perfgate::write_document_file(o.output, doc);
   return 0;
 }
@@ -177,6 +217,9 @@ int main(int argc, char** argv) {
   app.add_option("--delay-rank", o.delay_rank,
                  "test option: this rank computes --delay-us longer per step");
   app.add_option("--delay-us", o.delay_us);
+  app.add_option("--skip-bucket", o.skip_bucket,
+                 "test option: never all-reduce this gradient bucket (0: the first launched), "
+                 "so that the gradient check fails");
   app.add_option("--timeout-s", o.timeout_s,
                  "cuda backend: seconds one step may take before NCCL is aborted (0: off)")
       ->check(CLI::NonNegativeNumber);
@@ -184,6 +227,11 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
     if (o.shape.hidden % o.shape.heads != 0)
       throw CLI::ValidationError("--heads", "must divide --hidden");
+    const std::size_t buckets =
+        step_buckets(o.shape, o.bucket_bytes, gradient_bytes(o.backend)).size();
+    if (o.skip_bucket < -1 || o.skip_bucket >= static_cast<long long>(buckets))
+      throw CLI::ValidationError("--skip-bucket", "is not a bucket of this model (it has " +
+                                                      std::to_string(buckets) + ", from 0)");
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return 0;
@@ -230,6 +278,9 @@ int main(int argc, char** argv) {
       if (rank == 0) std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
       rc = perfgate::exit_code::usage_or_tool_error;
 #endif
+    } catch (const GradientCheckFailed& e) {  // likewise
+      if (rank == 0) std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
+      rc = perfgate::exit_code::regression;
     } catch (const std::exception& e) {
       std::cerr << "perfgate-step-proxy: rank " << rank << ": " << e.what() << "\n";
       MPI_Abort(MPI_COMM_WORLD, perfgate::exit_code::usage_or_tool_error);

@@ -22,6 +22,17 @@ Result metric(const Params& params, const std::string& name, const std::string& 
   return r;
 }
 
+nlohmann::json gradient_check_json(const GradientCheckResult& c) {
+  nlohmann::json j = {{"made", c.made}, {"buckets", c.buckets}, {"ranks", c.ranks}};
+  if (c.made) {
+    j["worst_deviation"] = c.worst_deviation;
+    j["tolerance"] = c.tolerance;
+  } else {
+    j["reason"] = "the worst-case rounding of a sum over this many ranks passes 1/2";
+  }
+  return j;
+}
+
 }  // namespace
 
 Run build_report(const ProxyRunInfo& info, const std::vector<std::vector<StepTimes>>& per_rank) {
@@ -101,7 +112,8 @@ Run build_report(const ProxyRunInfo& info, const std::vector<std::vector<StepTim
                                 {"ceiling_gflops", info.ceiling_flops_per_s / 1e9},
                                 {"mpi_thread_level", info.thread_level},
                                 {"stragglers", stragglers},
-                                {"compute", info.compute}};
+                                {"compute", info.compute},
+                                {"gradient_check", gradient_check_json(info.gradient_check)}};
   return run;
 }
 

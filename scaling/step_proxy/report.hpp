@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "gradient_check.hpp"
 #include "perfgate/core/model.hpp"
 #include "step_loop.hpp"
 
@@ -17,6 +18,7 @@ struct ProxyRunInfo {
   int thread_level = 0;
   double straggler_margin = 0.10;
   std::string compute;  // what computed and communicated, in words
+  GradientCheckResult gradient_check;
 };
 
 // per_rank[r][rep]: rank r's mean step times over the iterations of repetition rep.

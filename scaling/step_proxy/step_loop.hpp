@@ -1,7 +1,11 @@
 #pragma once
 // One data-parallel training step: forward, backward with bucketed gradient all-reduce
 // overlapped on the communication thread, then the wait for the last buckets.
+#include <vector>
+
+#include "bucket_plan.hpp"
 #include "comm_thread.hpp"
+#include "gradient_check.hpp"
 #include "transformer.hpp"
 
 namespace perfgate::step_proxy {
@@ -17,10 +21,18 @@ struct StepTimes {
 
 struct StepConfig {
   long long bucket_bytes = 64 * 1024;
-  double delay_us = 0;  // test option: extra compute on this rank (a straggler)
+  double delay_us = 0;   // test option: extra compute on this rank (a straggler)
+  int skip_bucket = -1;  // test option: this bucket is never all-reduced (the check must fail)
 };
 
+// A backend's buckets: bucket_bytes counted in gradients of `gradient_bytes` each (fp32 on the
+// CPU, bf16 on the GPU).
+std::vector<Bucket> step_buckets(const Shape& shape, long long bucket_bytes,
+                                 std::size_t gradient_bytes);
+
+// With `sums`, also takes every bucket's Σ|g| before and after its all-reduce (the gradient
+// check's step; the sums add host work, so that step is not timed).
 StepTimes run_step(TransformerStack& model, CommThread& comm, const Shape& shape,
-                   const StepConfig& config);
+                   const StepConfig& config, GradientSums* sums = nullptr);
 
 }  // namespace perfgate::step_proxy

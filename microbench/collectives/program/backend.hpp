@@ -55,9 +55,14 @@ class Backend {
 
 std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm);
 #ifdef PERFGATE_HAVE_NCCL
-bool nccl_device_available();
-// `graph_launches`: 0 for plain launches, else the replays of each timed loop's graph (-G).
-std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int graph_launches);
+// This rank's CUDA device count, agreed over all ranks before NCCL's bootstrap so that no rank
+// is left waiting: 0 on every rank when some rank has none, or with `required` NoDeviceError
+// on every rank.
+int agreed_nccl_devices(const Communicator& comm, bool required);
+// `devices`: agreed_nccl_devices' count (> 0). `graph_launches`: 0 for plain launches, else
+// the replays of each timed loop's graph (-G).
+std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int devices,
+                                           int graph_launches);
 #endif
 
 }  // namespace perfgate::collectives

@@ -30,10 +30,10 @@ constexpr int kDataCheckFailed = perfgate::exit_code::regression;
 
 std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Communicator& comm) {
 #ifdef PERFGATE_HAVE_NCCL
-  // auto: NCCL only when every rank sees a device, so that all ranks pick the same backend.
-  const auto nccl_everywhere = [&] { return comm.sum(pc::nccl_device_available() ? 0 : 1) == 0; };
-  if (o.backend == "nccl" || (o.backend == "auto" && nccl_everywhere())) {
-    return pc::make_nccl_backend(comm, o.cuda_graph);
+  // auto: NCCL only when every rank sees a device (agreed, so all ranks pick the same backend).
+  if (o.backend == "nccl" || o.backend == "auto") {
+    const int devices = pc::agreed_nccl_devices(comm, o.backend == "nccl");
+    if (devices > 0) return pc::make_nccl_backend(comm, devices, o.cuda_graph);
   }
 #else
   if (o.backend == "nccl")

@@ -73,23 +73,6 @@ ncclRedOp_t nccl_op(ReduceOp op) {
   return ncclSum;
 }
 
-// This rank's CUDA device count, once every rank has one. Every rank answers before NCCL's
-// bootstrap, so a rank without a device cannot leave the others waiting: all throw together.
-int agreed_device_count(const Communicator& comm) {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  const int missing = status != cudaSuccess || devices == 0 ? 1 : 0;
-  int missing_ranks = 0;
-  MPI_Allreduce(&missing, &missing_ranks, 1, MPI_INT, MPI_SUM, comm.comm());
-  if (missing_ranks == 0) return devices;
-  const std::string why = !missing                ? "this rank has one"
-                          : status != cudaSuccess ? cudaGetErrorString(status)
-                                                  : "the device count is 0";
-  throw NoDeviceError(
-      fmt::format("--backend nccl: no CUDA device visible on {} of {} ranks (rank {} on {}: {})",
-                  missing_ranks, comm.size(), comm.rank(), comm.host(), why));
-}
-
 // A device allocation that only grows.
 struct DeviceBuffer {
   std::byte* data = nullptr;
@@ -109,9 +92,8 @@ struct DeviceBuffer {
 
 class NcclBackend final : public Backend {
  public:
-  NcclBackend(const Communicator& comm, int graph_launches)
+  NcclBackend(const Communicator& comm, int devices, int graph_launches)
       : comm_(comm), graph_launches_(graph_launches) {
-    const int devices = agreed_device_count(comm);
     device_ = comm.local_rank() % devices;
     PG_CHECK(cudaSetDevice(device_));
     PG_CHECK(cudaGetDeviceProperties(&props_, device_));
@@ -400,13 +382,24 @@ class NcclBackend final : public Backend {
 
 }  // namespace
 
-bool nccl_device_available() {
+int agreed_nccl_devices(const Communicator& comm, bool required) {
   int devices = 0;
-  return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+  const cudaError_t status = cudaGetDeviceCount(&devices);
+  const std::size_t missing = status != cudaSuccess || devices == 0 ? 1 : 0;
+  const std::size_t missing_ranks = comm.sum(missing);
+  if (missing_ranks == 0) return devices;
+  if (!required) return 0;
+  const std::string why = !missing                ? "this rank has one"
+                          : status != cudaSuccess ? cudaGetErrorString(status)
+                                                  : "the device count is 0";
+  throw NoDeviceError(
+      fmt::format("--backend nccl: no CUDA device visible on {} of {} ranks (rank {} on {}: {})",
+                  missing_ranks, comm.size(), comm.rank(), comm.host(), why));
 }
 
-std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int graph_launches) {
-  return std::make_unique<NcclBackend>(comm, graph_launches);
+std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int devices,
+                                           int graph_launches) {
+  return std::make_unique<NcclBackend>(comm, devices, graph_launches);
 }
 
 }  // namespace perfgate::collectives

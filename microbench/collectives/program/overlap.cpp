@@ -12,26 +12,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct LoopTime {
-  double us = 0;        // on the slowest rank
-  long operations = 0;  // all_reduces run (iters, or iters x graph replays)
-};
-
 // One timed loop of all_reduces (with `repeats` GEMMs beside it when repeats > 0), started
-// together after a barrier.
-LoopTime comm_loop(ModeContext& ctx, int repeats) {
-  ctx.watchdog.arm();
-  ctx.backend.ready_timed_loop(ctx.options.iters);
-  ctx.comm.barrier();
-  const Clock::time_point start = Clock::now();
-  if (repeats > 0) ctx.backend.launch_compute(repeats);
-  const long operations =
-      ctx.backend.run_timed_loop(ctx.options.iters, [&] { ctx.watchdog.arm(); });
-  if (repeats > 0) ctx.backend.wait_compute();
-  const double slowest =
-      ctx.comm.max(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-  ctx.watchdog.disarm();
-  return {slowest, operations};
+// together after a barrier; the time is the slowest rank's.
+LoopSpan comm_loop(ModeContext& ctx, int repeats) {
+  const LoopSpan mine =
+      measure_loop(ctx.backend, ctx.comm, ctx.watchdog, ctx.options.iters, {}, repeats);
+  const double slowest = ctx.comm.max(mine.us);
+  ctx.watchdog.disarm();  // after the max, where a rank done early waits for its peers
+  return {slowest, mine.operations};
 }
 
 double compute_us(Backend& backend, int repeats) {
@@ -58,7 +46,7 @@ void run_overlap(ModeContext& ctx) {
   warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
   compute_us(ctx.backend, 1);  // warm caches and thread start-up
 
-  const LoopTime comm = comm_loop(ctx, 0);
+  const LoopSpan comm = comm_loop(ctx, 0);
   const double comm_alone = comm.us;
   const double one_gemm = ctx.comm.max(compute_us(ctx.backend, 1));
   // As many GEMMs as fill the communication time, so that either could hide the other.

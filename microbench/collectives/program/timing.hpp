@@ -2,6 +2,7 @@
 // The measuring steps shared by every mode: data check, warm-up, one timed loop per
 // repetition (nccl-tests style: barrier, N back-to-back operations, wait), per-rank timings.
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "backend.hpp"
@@ -21,6 +22,17 @@ struct Delay {
 std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog,
                        const CaseShape& shape);
 void warm_up(Backend& backend, Watchdog& watchdog, int iters);
+
+// This rank's wall time of one timed loop and the operations run (iters, or iters x replays).
+struct LoopSpan {
+  double us = 0;
+  long operations = 0;
+};
+// The barrier-to-clock sequence of every timed loop. `before_each` runs before each launch,
+// after the watchdog's re-arm; `gemms` > 0 GEMMs (overlap mode) start with the clock and are
+// awaited before it stops. Leaves the watchdog armed, as timed_loop does.
+LoopSpan measure_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog, int iters,
+                      const std::function<void()>& before_each, int gemms = 0);
 // One timed loop of `iters` operations (replayed as a graph under -G); this rank's time per
 // operation and pre-collective time.
 // Leaves the watchdog armed: a rank that finished early (a broadcast root) next waits for its

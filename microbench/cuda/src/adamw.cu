@@ -138,4 +138,21 @@ void adamw_unfused(const TensorList& list, const AdamWHyper& h, cudaStream_t s) 
   }
 }
 
+AdamWReference::AdamWReference(const AdamWHyper& h)
+    : lr_(h.lr),
+      beta1_(h.beta1),
+      beta2_(h.beta2),
+      eps_(h.eps),
+      decay_(h.weight_decay),
+      correction1_(1.0 / (1.0 - std::pow(beta1_, double(h.step)))),
+      correction2_(1.0 / (1.0 - std::pow(beta2_, double(h.step)))) {
+  if (h.step < 1) throw InputError("cuda adamw: step must be >= 1");
+}
+
+AdamWReference::Element AdamWReference::operator()(float p, float g, float m, float v) const {
+  const double m1 = beta1_ * m + (1 - beta1_) * g, v1 = beta2_ * v + (1 - beta2_) * double(g) * g;
+  return {-lr_ * ((m1 * correction1_) / (std::sqrt(v1 * correction2_) + eps_) + decay_ * p), m1,
+          v1};
+}
+
 }  // namespace perfgate::cuda

@@ -1,6 +1,6 @@
 // Elementwise operators (bias+GeLU, SwiGLU, RoPE in the rotate-half form) and a plain copy, 128-bit
 // accesses in a grid-stride loop; the unfused baselines run one kernel per stage through device
-// memory.
+// memory. Also the checks' helpers: seeded fills and a row gather.
 #include <cuda_fp8.h>
 
 #include <algorithm>
@@ -295,6 +295,16 @@ __global__ void fill_random_kernel(T* data, std::int64_t n, std::uint64_t seed) 
 __global__ void fill_random_fp8_kernel(__nv_fp8_e4m3* data, std::int64_t n, std::uint64_t seed) {
   PERFGATE_GRID_STRIDE(i, n) data[i] = __nv_fp8_e4m3(seeded_value(seed, i));
 }
+// One block per gathered row (grid-stride over rows), its threads over the row's bytes.
+__global__ void gather_rows_kernel(const unsigned char* src, std::int64_t row_bytes,
+                                   const std::int64_t* rows, std::int64_t count,
+                                   unsigned char* dst) {
+  for (std::int64_t r = blockIdx.x; r < count; r += gridDim.x) {
+    const unsigned char* from = src + rows[r] * row_bytes;
+    for (std::int64_t b = threadIdx.x; b < row_bytes; b += blockDim.x)
+      dst[r * row_bytes + b] = from[b];
+  }
+}
 }  // namespace
 }  // namespace kernels
 
@@ -311,6 +321,16 @@ void fill_random(Precision p, void* data, std::size_t count, std::uint64_t seed,
     kernels::fill_random_kernel<T><<<grid_for(n), kThreads, 0, s>>>(static_cast<T*>(data), n, seed);
     PERFGATE_CHECK_LAUNCH("fill_random_kernel");
   });
+}
+
+void gather_rows(const void* src, std::size_t row_bytes, const std::int64_t* rows,
+                 std::size_t count, void* dst, cudaStream_t s) {
+  if (count == 0 || row_bytes == 0) return;
+  const auto blocks = unsigned(std::min<std::size_t>(count, 132 * 32));
+  kernels::gather_rows_kernel<<<blocks, kThreads, 0, s>>>(
+      static_cast<const unsigned char*>(src), std::int64_t(row_bytes), rows, std::int64_t(count),
+      static_cast<unsigned char*>(dst));
+  PERFGATE_CHECK_LAUNCH("gather_rows_kernel");
 }
 
 }  // namespace perfgate::cuda

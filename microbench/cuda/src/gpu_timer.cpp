@@ -150,36 +150,24 @@ TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& option
   const int per_sample = result.batch * replays;
 
   ClockRecord clocks;
-  std::uint64_t last_disqualifying = 0;
-  // The slowdown count before a sample: read once here, then taken from the previous sample's
-  // reading (nothing runs on the GPU between the two).
-  std::optional<std::uint64_t> slowdown_before =
-      probe_ != nullptr ? probe_->slowdown_ns() : std::nullopt;
-  const int max_attempts = options.samples * 3;  // throttled samples are retaken, within reason
-  for (int attempt = 0; attempt < max_attempts && int(result.seconds.size()) < options.samples;
-       ++attempt) {
-    clocks.before_sample(slowdown_before);
-    if (options.cold) flush_l2();
-    const double seconds = elapsed([&] {
-      if (options.graph) {
-        for (int r = 0; r < replays; ++r) PERFGATE_CUDA_CHECK(cudaGraphLaunch(graph.exec, stream_));
-      } else {
-        for (int i = 0; i < result.batch; ++i) launch(stream_, i);
-      }
-    });
-    // The clock right after the sample: NVML reports the current state, not an average.
-    const std::optional<ClockSample> reading = probe_ != nullptr ? probe_->sample() : std::nullopt;
-    slowdown_before = reading ? reading->slowdown_ns : std::nullopt;
-    if (clocks.add(reading))
-      result.seconds.push_back(seconds / per_sample);
-    else
-      last_disqualifying = reading->reasons;
-  }
-  if (int(result.seconds.size()) < options.samples)
-    throw ToolError("the GPU stayed throttled (" + describe_throttle(last_disqualifying) +
-                    "): " + std::to_string(result.seconds.size()) + " of " +
-                    std::to_string(options.samples) + " samples kept in " +
-                    std::to_string(max_attempts) + " attempts, no trustworthy time");
+  // Throttled samples are retaken, within reason.
+  const RetakeRule rule{.wanted = options.samples, .max_attempts = options.samples * 3};
+  result.seconds = take_unthrottled(
+      clocks, rule, [&] { return probe_ != nullptr ? probe_->slowdown_ns() : std::nullopt; },
+      [&] {
+        if (options.cold) flush_l2();
+        const double seconds = elapsed([&] {
+          if (options.graph) {
+            for (int r = 0; r < replays; ++r)
+              PERFGATE_CUDA_CHECK(cudaGraphLaunch(graph.exec, stream_));
+          } else {
+            for (int i = 0; i < result.batch; ++i) launch(stream_, i);
+          }
+        });
+        // The clock right after the sample: NVML reports the current state, not an average.
+        return TimedSample{seconds / per_sample,
+                           probe_ != nullptr ? probe_->sample() : std::nullopt};
+      });
   result.batch = per_sample;  // invocations per sample, graph replays included
   result.discarded_throttled = clocks.discarded_throttled();
   result.power_capped = clocks.power_capped();

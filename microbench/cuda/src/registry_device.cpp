@@ -87,17 +87,16 @@ void CudaInstance::poison() {
 std::optional<double> CudaInstance::time_batch(std::size_t iterations) {
   constexpr int kRetakes = 3;
   Device& d = device();
-  for (int attempt = 0;; ++attempt) {
-    clocks_.before_sample(d.probe->slowdown_ns());
-    const double t =
-        d.timer->time_batch([this](cudaStream_t s, int r) { launch(s, r); }, iterations, false);
-    const auto reading = d.probe->sample();
-    if (clocks_.add(reading)) return t;
-    if (attempt == kRetakes)
-      throw ToolError("the GPU stayed throttled (" + pc::describe_throttle(reading->reasons) +
-                      ") through " + std::to_string(kRetakes + 1) +
-                      " consecutive samples: no trustworthy time");
-  }
+  const pc::RetakeRule rule{
+      .wanted = 1, .max_attempts = kRetakes + 1, .reread_slowdown = true, .consecutive = true};
+  return pc::take_unthrottled(
+             clocks_, rule, [&] { return d.probe->slowdown_ns(); },
+             [&] {
+               const double t = d.timer->time_batch([this](cudaStream_t s, int r) { launch(s, r); },
+                                                    iterations, false);
+               return pc::TimedSample{t, d.probe->sample()};
+             })
+      .front();
 }
 
 nlohmann::json CudaInstance::notes() const {

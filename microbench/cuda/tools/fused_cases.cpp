@@ -351,9 +351,7 @@ void adamw_cases(Context& ctx) {
           // p's rounding leaves ~3e-8 of ~2e-3, and m and v relative to theirs.
           std::vector<float> step, m_out, v_out;
           std::vector<double> step_ref, m_ref, v_ref;
-          const double b1 = hyper.beta1, b2 = hyper.beta2, lr = hyper.lr;
-          const double c1 = 1.0 / (1.0 - std::pow(b1, double(hyper.step))),
-                       c2 = 1.0 / (1.0 - std::pow(b2, double(hyper.step)));
+          const AdamWReference reference(hyper);
           for (std::size_t t = 0; t < sizes.size(); ++t) {
             const auto p = buffers[4 * t].download(), m = buffers[4 * t + 2].download(),
                        v = buffers[4 * t + 3].download();
@@ -362,13 +360,11 @@ void adamw_cases(Context& ctx) {
             const auto &p0 = host[4 * t], &g = host[4 * t + 1], &m0 = host[4 * t + 2],
                        &v0 = host[4 * t + 3];
             for (std::size_t i = 0; i < p0.size(); ++i) {
-              const double mr = b1 * m0[i] + (1 - b1) * g[i],
-                           vr = b2 * v0[i] + (1 - b2) * double(g[i]) * g[i];
+              const AdamWReference::Element r = reference(p0[i], g[i], m0[i], v0[i]);
               step.push_back(p[i] - p0[i]);
-              step_ref.push_back(-lr * ((mr * c1) / (std::sqrt(vr * c2) + double(hyper.eps)) +
-                                        double(hyper.weight_decay) * p0[i]));
-              m_ref.push_back(mr);
-              v_ref.push_back(vr);
+              step_ref.push_back(r.update);
+              m_ref.push_back(r.m);
+              v_ref.push_back(r.v);
             }
           }
           ctx.check_row(row,

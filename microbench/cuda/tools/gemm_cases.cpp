@@ -1,6 +1,9 @@
 // GEMM family: cuBLASLt bf16 (and fp8 where supported) with the epilogue fused (bias,
 // bias+GeLU) versus a plain GEMM followed by the separate bias+GeLU kernel.
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "check_context.hpp"
 #include "perfgate/cuda/check.hpp"
@@ -47,37 +50,52 @@ void check_gemm(Context& ctx, Precision p, Epilogue epilogue) {
   });
 }
 
-// `count` elements of a device tensor stored in p, from element `first`.
-std::vector<float> download_range(const DeviceBuffer<unsigned char>& buffer, std::size_t first,
-                                  std::size_t count, Precision p) {
-  std::vector<unsigned char> bytes(count * element_bytes(p));
-  PERFGATE_CUDA_CHECK(cudaMemcpy(bytes.data(), buffer.get() + first * element_bytes(p),
-                                 bytes.size(), cudaMemcpyDeviceToHost));
-  return from_storage(bytes, p);
-}
-
 // The timed shape's own kernel checked on sampled outputs: the heuristic may choose another
 // algorithm (split-K, a larger tile) for 8192^3 than for the small checked shape.
 void check_sampled(Context& ctx, const Row& timed, GemmShape shape, Precision p, Precision out,
                    Epilogue epilogue, const DeviceBuffer<unsigned char>& a,
                    const DeviceBuffer<unsigned char>& w, const DeviceBuffer<unsigned char>& c,
                    const DeviceBuffer<unsigned char>& bias) {
-  constexpr int kSamples = 64;
+  constexpr std::size_t kSamples = 64;
   const auto k = std::size_t(shape.k);
-  const std::vector<float> bias_host = download_range(bias, 0, std::size_t(shape.n), out);
-  std::vector<float> got;
+  // Positions spread over the whole output, corners and tile boundaries included: sample s reads
+  // row i of A, row j of W and output (i, j). The device gathers them into one buffer
+  // [A rows | W rows | outputs], copied back at once.
+  std::vector<std::int64_t> positions(3 * kSamples);
+  for (std::size_t s = 0; s < kSamples; ++s) {
+    const std::int64_t i = (std::int64_t(s) * 2731 + 7) % shape.m;
+    const std::int64_t j = (std::int64_t(s) * 4099 + 13) % shape.n;
+    positions[s] = i;
+    positions[kSamples + s] = j;
+    positions[2 * kSamples + s] = i * shape.n + j;
+  }
+  const DeviceBuffer<std::int64_t> device_positions(positions);
+  const std::size_t row_bytes = k * element_bytes(p), out_bytes = element_bytes(out);
+  DeviceBuffer<unsigned char> gathered(kSamples * (2 * row_bytes + out_bytes));
+  gather_rows(a.get(), row_bytes, device_positions.get(), kSamples, gathered.get(), ctx.stream());
+  gather_rows(w.get(), row_bytes, device_positions.get() + kSamples, kSamples,
+              gathered.get() + kSamples * row_bytes, ctx.stream());
+  gather_rows(c.get(), out_bytes, device_positions.get() + 2 * kSamples, kSamples,
+              gathered.get() + 2 * kSamples * row_bytes, ctx.stream());
+  PERFGATE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+  const std::vector<unsigned char> bytes = gathered.download();
+  const auto part = [&](std::size_t first_byte, std::size_t count, Precision q) {
+    const auto from = bytes.begin() + std::ptrdiff_t(first_byte);
+    return from_storage(
+        std::vector<unsigned char>(from, from + std::ptrdiff_t(count * element_bytes(q))), q);
+  };
+  const std::vector<float> a_rows = part(0, kSamples * k, p),
+                           w_rows = part(kSamples * row_bytes, kSamples * k, p),
+                           got = part(2 * kSamples * row_bytes, kSamples, out);
+  const std::vector<float> bias_host = from_storage(bias.download(), out);
   std::vector<double> ref;
-  for (int s = 0; s < kSamples; ++s) {
-    // Spread over the whole output, corners and tile boundaries included.
-    const auto i = std::size_t((std::int64_t(s) * 2731 + 7) % shape.m);
-    const auto j = std::size_t((std::int64_t(s) * 4099 + 13) % shape.n);
-    const std::vector<float> a_row = download_range(a, i * k, k, p);
-    const std::vector<float> w_row = download_range(w, j * k, k, p);
+  for (std::size_t s = 0; s < kSamples; ++s) {
+    const float* a_row = &a_rows[s * k];
+    const float* w_row = &w_rows[s * k];
     double acc = 0;
     for (std::size_t x = 0; x < k; ++x) acc += double(a_row[x]) * w_row[x];
-    if (epilogue != Epilogue::none) acc += bias_host[j];
+    if (epilogue != Epilogue::none) acc += bias_host[std::size_t(positions[kSamples + s])];
     ref.push_back(epilogue == Epilogue::bias_gelu ? gelu(acc) : acc);
-    got.push_back(download_range(c, i * std::size_t(shape.n) + j, 1, out)[0]);
   }
   Row row{timed.family, timed.variant, timed.shape + " (" + std::to_string(kSamples) + " sampled)",
           timed.dtype};

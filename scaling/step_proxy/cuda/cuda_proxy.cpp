@@ -21,6 +21,8 @@
 namespace perfgate::step_proxy {
 namespace {
 
+constexpr double kBf16Unit = 0x1p-8;  // unit roundoff of bf16's 8-bit significand
+
 // One GPU per rank, by local rank. Every rank answers before anything collective depends on a
 // device, so a rank without one cannot leave the others waiting in NCCL's bootstrap.
 int select_device(const collectives::Communicator& world) {
@@ -141,16 +143,19 @@ CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size
   gpu::GpuTransformer model(config.shape, compute.s, attention);
   result.attention_backward = model.attention_backward_path();
   gpu::GpuStep step(model, nccl, config.shape, config.step, compute.s);
-  auto timed_step = [&] {
+  auto watched_step = [&](GradientSums* sums) {
     const Armed armed(watchdog);
-    return step.run();
+    return step.run(sums);
   };
 
   try {
-    for (int i = 0; i < config.warmup; ++i) timed_step();
+    for (int i = 0; i < config.warmup; ++i) watched_step(nullptr);
+    GradientSums sums;  // one untimed step proves the all-reduce summed every bucket
+    watched_step(&sums);
+    result.gradient_check = check_gradient_sums(world.comm(), step.buckets(), sums, kBf16Unit);
     for (int rep = 0; rep < config.repetitions; ++rep) {
       StepTimes sum;
-      for (int i = 0; i < config.iters; ++i) sum += timed_step();
+      for (int i = 0; i < config.iters; ++i) sum += watched_step(nullptr);
       const double n = config.iters;
       result.per_repetition.push_back(
           {sum.step_us / n, sum.compute_us / n, sum.comm_us / n, sum.exposed_us / n});

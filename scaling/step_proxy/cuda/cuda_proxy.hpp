@@ -40,6 +40,7 @@ struct CudaProxyResult {
   std::string device;                     // "NVIDIA H200 (sm_90)"
   std::string nccl_version;
   std::string attention_backward;  // "cuDNN SDPA", or the unfused path and why it was chosen
+  GradientCheckResult gradient_check;
 };
 
 // Throws InputError naming the option when cuBLASLt's and cuDNN's bf16 paths cannot take the shape,
@@ -47,7 +48,7 @@ struct CudaProxyResult {
 void validate_cuda_shape(const Shape& s);
 
 // Collective over MPI_COMM_WORLD (MPI initialised by the caller). Throws NoCudaDevice,
-// ModelTooLarge, InputError
+// ModelTooLarge, GradientCheckFailed, InputError
 // (a shape the GPU path cannot take, a bad PERFGATE_PROXY_ATTENTION) or ToolError (CUDA,
 // cuBLAS(Lt), cuDNN or NCCL failures). PERFGATE_PROXY_ATTENTION picks the attention backward:
 // unset or "auto" (cuDNN SDPA, unfused where cuDNN refuses it), "cudnn" (no fallback), "unfused".

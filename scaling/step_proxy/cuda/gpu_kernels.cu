@@ -55,6 +55,22 @@ __global__ void fill_uniform_kernel(__nv_bfloat16* data, std::size_t count, floa
   }
 }
 
+// One partial per block; the block's threads reduce in shared memory in a fixed order.
+__global__ void sum_abs_kernel(const __nv_bfloat16* data, std::size_t count, double* partials) {
+  __shared__ double lanes[kThreads];
+  double sum = 0;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    sum += fabs(static_cast<double>(__bfloat162float(data[i])));
+  lanes[threadIdx.x] = sum;
+  __syncthreads();
+  for (int half = kThreads / 2; half > 0; half /= 2) {
+    if (int(threadIdx.x) < half) lanes[threadIdx.x] += lanes[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partials[blockIdx.x] = lanes[0];
+}
+
 __global__ void spin_kernel(unsigned long long nanoseconds) {
   unsigned long long start = 0, now = 0;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
@@ -82,6 +98,12 @@ void fill_uniform(Bf16Bits* data, std::size_t count, float scale, std::uint64_t 
   fill_uniform_kernel<<<blocks_for(count), kThreads, 0, s>>>(reinterpret_cast<__nv_bfloat16*>(data),
                                                              count, scale, seed);
   PERFGATE_CHECK_LAUNCH("fill_uniform_kernel");
+}
+
+void sum_abs_partials(const Bf16Bits* data, std::size_t count, double* partials, cudaStream_t s) {
+  sum_abs_kernel<<<kSumAbsBlocks, kThreads, 0, s>>>(reinterpret_cast<const __nv_bfloat16*>(data),
+                                                    count, partials);
+  PERFGATE_CHECK_LAUNCH("sum_abs_kernel");
 }
 
 void spin(double microseconds, cudaStream_t s) {

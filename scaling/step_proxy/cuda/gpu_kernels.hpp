@@ -1,6 +1,7 @@
 #pragma once
 // The few elementwise kernels the GPU step needs beyond GEMMs and attention: GeLU forward and
-// backward on bf16 activations, a seeded bf16 initialiser and a busy-wait (the straggler delay).
+// backward on bf16 activations, a seeded bf16 initialiser, a busy-wait (the straggler delay) and
+// the gradient check's sum of magnitudes.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -17,6 +18,10 @@ void gelu_backward(const Bf16Bits* pre, Bf16Bits* grad, std::size_t count, cudaS
 // Values in ±[0.25, 1) × scale from a hash of (seed, index): never zeros, reproducible.
 void fill_uniform(Bf16Bits* data, std::size_t count, float scale, std::uint64_t seed,
                   cudaStream_t s);
+// Σ|data| in double, as kSumAbsBlocks partial sums written to `partials` (add them on the host):
+// a fixed split, so the same data always gives the same sum.
+inline constexpr int kSumAbsBlocks = 120;
+void sum_abs_partials(const Bf16Bits* data, std::size_t count, double* partials, cudaStream_t s);
 // Occupies the stream for `microseconds` of GPU time (the --delay-us straggler).
 void spin(double microseconds, cudaStream_t s);
 

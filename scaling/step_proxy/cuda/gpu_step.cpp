@@ -26,15 +26,14 @@ GpuStep::GpuStep(GpuTransformer& model, NcclComm& comm, const Shape& shape,
     : model_(model),
       comm_(comm),
       delay_us_(config.delay_us),
+      skip_bucket_(config.skip_bucket),
       compute_(compute),
       start_(new_event()),
       compute_end_(new_event()),
       comm_done_(new_event()),
       end_(new_event()),
-      // The CPU proxy's bucket size, counted in bf16 gradients.
-      buckets_(plan_buckets(
-          shape.layers, shape.params_per_layer(),
-          std::max(1LL, config.bucket_bytes / static_cast<long long>(sizeof(Bf16Bits))))) {
+      buckets_(step_buckets(shape, config.bucket_bytes, sizeof(Bf16Bits))),
+      partials_(2 * buckets_.size() * kSumAbsBlocks) {
   PERFGATE_CUDA_CHECK(cudaStreamCreateWithFlags(&comm_stream_, cudaStreamNonBlocking));
   for (int l = 0; l < shape.layers; ++l) layer_ready_.push_back(new_event());
   for (std::size_t i = 0; i < buckets_.size(); ++i)
@@ -51,31 +50,65 @@ GpuStep::~GpuStep() {
   if (comm_stream_) cudaStreamDestroy(comm_stream_);
 }
 
-void GpuStep::layer_ready(int layer) {
+void GpuStep::layer_ready(int layer, GradientSums* sums) {
+  Bf16Bits* base = model_.grads(0);
+  std::size_t end = next_bucket_;
+  while (end < buckets_.size() && buckets_[end].after_layer == layer) ++end;
+  // The local sums run in the compute stream's order, before the event the all-reduces wait
+  // for: an all-reduce that did not wait for its gradients would change its bucket's sum.
+  if (sums)
+    for (std::size_t b = next_bucket_; b < end; ++b)
+      sum_abs_partials(base + buckets_[b].offset, static_cast<std::size_t>(buckets_[b].count),
+                       partials(b, 0), compute_);
   PERFGATE_CUDA_CHECK(cudaEventRecord(layer_ready_[layer], compute_));
   PERFGATE_CUDA_CHECK(cudaStreamWaitEvent(comm_stream_, layer_ready_[layer], 0));
-  Bf16Bits* base = model_.grads(0);
-  for (; next_bucket_ < buckets_.size() && buckets_[next_bucket_].after_layer == layer;
-       ++next_bucket_) {
+  for (; next_bucket_ < end; ++next_bucket_) {
     const Bucket& b = buckets_[next_bucket_];
     const auto& [before, after] = comm_events_[next_bucket_];
     PERFGATE_CUDA_CHECK(cudaEventRecord(before, comm_stream_));
-    comm_.all_reduce_sum(base + b.offset, static_cast<std::size_t>(b.count), comm_stream_);
+    if (static_cast<int>(next_bucket_) != skip_bucket_)
+      comm_.all_reduce_sum(base + b.offset, static_cast<std::size_t>(b.count), comm_stream_);
     PERFGATE_CUDA_CHECK(cudaEventRecord(after, comm_stream_));
   }
 }
 
-StepTimes GpuStep::run() {
+double GpuStep::add_partials(const std::vector<double>& host, std::size_t bucket, int which) {
+  const auto first =
+      host.begin() + static_cast<std::ptrdiff_t>((2 * bucket + which) * kSumAbsBlocks);
+  double sum = 0;
+  for (auto it = first; it != first + kSumAbsBlocks; ++it) sum += *it;
+  return sum;
+}
+
+// Called once the step has ended (every all-reduce done).
+void GpuStep::take_reduced_sums(GradientSums& sums) {
+  const Bf16Bits* base = model_.grads(0);
+  for (std::size_t b = 0; b < buckets_.size(); ++b)
+    sum_abs_partials(base + buckets_[b].offset, static_cast<std::size_t>(buckets_[b].count),
+                     partials(b, 1), compute_);
+  // download() runs on the legacy stream, which does not wait for the compute stream.
+  PERFGATE_CUDA_CHECK(cudaStreamSynchronize(compute_));
+  const std::vector<double> host = partials_.download();
+  sums.local.resize(buckets_.size());
+  sums.reduced.resize(buckets_.size());
+  for (std::size_t b = 0; b < buckets_.size(); ++b) {
+    sums.local[b] = add_partials(host, b, 0);
+    sums.reduced[b] = add_partials(host, b, 1);
+  }
+}
+
+StepTimes GpuStep::run(GradientSums* sums) {
   next_bucket_ = 0;
   PERFGATE_CUDA_CHECK(cudaEventRecord(start_, compute_));
   model_.forward();
   spin(delay_us_, compute_);
-  model_.backward([&](int layer) { layer_ready(layer); });
+  model_.backward([&](int layer) { layer_ready(layer, sums); });
   PERFGATE_CUDA_CHECK(cudaEventRecord(compute_end_, compute_));
   PERFGATE_CUDA_CHECK(cudaEventRecord(comm_done_, comm_stream_));
   PERFGATE_CUDA_CHECK(cudaStreamWaitEvent(compute_, comm_done_, 0));
   PERFGATE_CUDA_CHECK(cudaEventRecord(end_, compute_));
   comm_.wait(end_);
+  if (sums) take_reduced_sums(*sums);
 
   StepTimes t;
   t.step_us = elapsed_us(start_, end_);

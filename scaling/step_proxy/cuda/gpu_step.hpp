@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "../bucket_plan.hpp"
+#include "../gradient_check.hpp"
 #include "../step_loop.hpp"
 #include "gpu_transformer.hpp"
 #include "nccl_comm.hpp"
+#include "perfgate/cuda/device_buffer.hpp"
 
 namespace perfgate::step_proxy::gpu {
 
@@ -27,21 +29,32 @@ class GpuStep {
   GpuStep(const GpuStep&) = delete;
   GpuStep& operator=(const GpuStep&) = delete;
 
-  StepTimes run();  // enqueues one step, waits for it and reads its events
+  // Enqueues one step, waits for it and reads its events. With `sums`, also takes every bucket's
+  // Σ|g| on the compute stream before its all-reduce is released and after the step (the
+  // gradient check's step; the sums' kernels lengthen it, so it is not timed).
+  StepTimes run(GradientSums* sums = nullptr);
+  const std::vector<Bucket>& buckets() const { return buckets_; }
 
  private:
-  void layer_ready(int layer);
+  void layer_ready(int layer, GradientSums* sums);
+  void take_reduced_sums(GradientSums& sums);
+  double* partials(std::size_t bucket, int which) const {  // which: 0 local, 1 reduced
+    return partials_.get() + (2 * bucket + which) * kSumAbsBlocks;
+  }
+  static double add_partials(const std::vector<double>& host, std::size_t bucket, int which);
   static cudaEvent_t new_event();
 
   GpuTransformer& model_;
   NcclComm& comm_;
   double delay_us_;
+  int skip_bucket_;
   cudaStream_t compute_, comm_stream_ = nullptr;
   cudaEvent_t start_, compute_end_, comm_done_, end_;
   std::vector<cudaEvent_t> layer_ready_;
   std::vector<Bucket> buckets_;                                   // in launch order
   std::vector<std::pair<cudaEvent_t, cudaEvent_t>> comm_events_;  // around each bucket's all-reduce
   std::size_t next_bucket_ = 0;
+  cuda::DeviceBuffer<double> partials_;  // the gradient check's per-block sums, 2 per bucket
 };
 
 }  // namespace perfgate::step_proxy::gpu

@@ -5,32 +5,48 @@
 # backward or its unfused fallback, and the unfused backward forced by
 # PERFGATE_PROXY_ATTENTION=unfused; NCCL bootstrap and all-reduce), the document's decomposition
 # (whose "compute" names the attention backward used), the straggler delay, the refusal of a
-# model larger than the GPU's memory and the watchdog's exit code; not multi-GPU overlap.
+# model larger than the GPU's memory and the watchdog's exit code; not multi-GPU overlap, and
+# the gradient check only in its one-rank form (the all-reduced sums equal the local ones: the
+# sums' kernels run and read what NCCL left), since NCCL takes one rank per GPU.
 B=$1
 OUT=$2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 run() { timeout 200 mpirun --oversubscribe -np 1 "$B" --backend cuda "$@"; }
+# expect NAME WANTED_RC RC [PATTERN]: one line per run; the script fails if any run did not
+# exit as wanted or its output (NAME.txt) lacks PATTERN.
+failures=0
+expect() {
+  local verdict=ok
+  [ "$3" -eq "$2" ] || verdict="FAIL (exit $3, $2 wanted)"
+  if [ -n "${4:-}" ] && ! grep -qE -- "$4" "$OUT/$1.txt"; then verdict="FAIL (no '$4')"; fi
+  [ "$verdict" = ok ] || failures=$((failures + 1))
+  echo "$1: $verdict"
+}
 nvidia-smi -L
+CHECKED="^# gradient check: [0-9]+ buckets summed over 1 ranks"
 run --layers 2 --hidden 64 --heads 4 --seq 32 --batch 2 --output "$OUT/tiny.json" >"$OUT/tiny.txt" 2>&1
-echo "tiny: rc=$?"
+expect tiny 0 $? "$CHECKED"
 LARGE=(--layers 4 --hidden 4096 --heads 32 --seq 2048 --batch 2 --bucket-bytes 26214400 --iters 5)
 run "${LARGE[@]}" --output "$OUT/large.json" >"$OUT/large.txt" 2>&1
-echo "large: rc=$?"
+expect large 0 $? "$CHECKED"
 for shape in tiny large; do
   if [ "$shape" = tiny ]; then args=(--layers 2 --hidden 64 --heads 4 --seq 32 --batch 2); else args=("${LARGE[@]}"); fi
   PERFGATE_PROXY_ATTENTION=unfused run "${args[@]}" --output "$OUT/${shape}_unfused.json" >"$OUT/${shape}_unfused.txt" 2>&1
-  echo "${shape}_unfused: rc=$?"
+  expect "${shape}_unfused" 0 $? "$CHECKED"
 done
 run "${LARGE[@]}" --delay-rank 0 --delay-us 5000 --output "$OUT/delay.json" >"$OUT/delay.txt" 2>&1
-echo "delay: rc=$?"
+expect delay 0 $?
 # The former nightly shape (512 sequences on one GPU, ~2.7 TiB) is refused before NCCL starts.
 run --layers 24 --hidden 4096 --heads 32 --seq 2048 --batch 512 --output "$OUT/too-large.json" \
   >"$OUT/too-large.txt" 2>&1
-echo "too-large: rc=$? (2 expected); document written: $([ -e "$OUT/too-large.json" ] && echo yes || echo no)"
+expect too-large 2 $? "^perfgate-step-proxy: --batch 512: the model needs about"
+[ ! -e "$OUT/too-large.json" ] || { echo "too-large: FAIL (a document was written)"; failures=$((failures + 1)); }
 start=$(date +%s)
 run --delay-rank 0 --delay-us 20000000 --timeout-s 2 --warmup 0 --iters 1 --repetitions 1 \
   --output "$OUT/hang.json" >"$OUT/hang.txt" 2>&1
-echo "hang: rc=$? (5 expected) after $(( $(date +%s) - start )) s; document written: $([ -e "$OUT/hang.json" ] && echo yes || echo no)"
+expect hang 5 $? "watchdog: a training step on rank 0"
+echo "hang: ended after $(( $(date +%s) - start )) s (2 s watchdog)"
+[ ! -e "$OUT/hang.json" ] || { echo "hang: FAIL (a document was written)"; failures=$((failures + 1)); }
 for f in "$OUT"/*.txt; do echo "=== $f"; tail -n 20 "$f"; done
 python3 - "$OUT" <<'PY'
 import json, os, sys
@@ -42,6 +58,7 @@ def parts(name):
     run = doc["run"]
     d = {r["metric"]: r["summary"]["median"] for r in doc["results"]}
     print(name, run["metadata"]["step_proxy"]["compute"], "ceiling_gflops", run["metadata"]["step_proxy"]["ceiling_gflops"])
+    print("   gradient check:", run["metadata"]["step_proxy"].get("gradient_check"))
     print("  ", {k: round(v, 4) for k, v in d.items()})
     gap = abs(d["step_time"] - d["compute_time"] - d["exposed_comm_time"]) / d["step_time"]
     print("   compute + exposed vs step: %.2f%% apart; overlap in [0,1]: %s; 0 < mfu <= 1: %s"
@@ -54,3 +71,5 @@ large, delay = parts("large.json"), parts("delay.json")
 if large and delay:
     print("delay adds %.0f us of compute (5000 expected)" % (delay["compute_time"] - large["compute_time"]))
 PY
+echo "step-proxy device check: $failures failed"
+[ "$failures" -eq 0 ]

@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "perfgate/cuda/fused_ops.hpp"
 #include "perfgate/cuda/gpu_timer.hpp"
@@ -107,16 +109,30 @@ TEST_CASE("multi-tensor AdamW updates a tensor that is not 16-byte aligned") {
   AdamWMultiTensor multi(list);
   multi.launch(h, nullptr);
   const auto p = d[0].download();
-  const double b1 = h.beta1, b2 = h.beta2, c1 = 1 / (1 - b1), c2 = 1 / (1 - b2);
+  const AdamWReference reference(h);
   std::vector<float> step;
   std::vector<double> ref;
   for (std::size_t i = 1; i <= n; ++i) {
-    const double g = host[1][i], m = b1 * host[2][i] + (1 - b1) * g,
-                 v = b2 * host[3][i] + (1 - b2) * g * g;
     step.push_back(p[i] - host[0][i]);
-    ref.push_back(-double(h.lr) * ((m * c1) / (std::sqrt(v * c2) + double(h.eps)) +
-                                   double(h.weight_decay) * host[0][i]));
+    ref.push_back(reference(host[0][i], host[1][i], host[2][i], host[3][i]).update);
   }
   CHECK(relative_error(step, ref) < 1e-4);
   CHECK(p[0] == host[0][0]);  // the float before the tensor is left alone
+}
+
+TEST_CASE("gather_rows copies the listed rows in the listed order") {
+  if (!have_gpu()) return;
+  const std::size_t row_bytes = 6;
+  std::vector<unsigned char> src(10 * row_bytes);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i);
+  const std::vector<std::int64_t> rows{9, 0, 4, 4};
+  const DeviceBuffer<unsigned char> d_src(src);
+  const DeviceBuffer<std::int64_t> d_rows(rows);
+  DeviceBuffer<unsigned char> d_dst(rows.size() * row_bytes);
+  gather_rows(d_src.get(), row_bytes, d_rows.get(), rows.size(), d_dst.get(), nullptr);
+  PERFGATE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  const auto dst = d_dst.download();
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    for (std::size_t b = 0; b < row_bytes; ++b)
+      CHECK(dst[r * row_bytes + b] == src[std::size_t(rows[r]) * row_bytes + b]);
 }

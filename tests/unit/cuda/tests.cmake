@@ -3,6 +3,7 @@
 if(TARGET perfgate_cuda_kernels)
   perfgate_unit_test(cuda_host_tests
     SOURCES unit/cuda/traffic_model_test.cpp unit/cuda/nvml_probe_test.cpp unit/cuda/validation_test.cpp
+            unit/cuda/throttle_retake_test.cpp
             unit/cuda/gpu_kernels_test.cpp unit/cuda/cudnn_graph_test.cpp
             unit/cuda/table_output_test.cpp ${PROJECT_SOURCE_DIR}/microbench/cuda/tools/table_output.cpp
     LIBS perfgate_cuda_kernels)

@@ -11,3 +11,8 @@ perfgate_unit_test(step_proxy_memory_tests
   SOURCES unit/scaling/step_proxy_memory_test.cpp
   LIBS perfgate_cpu_kernels)
 target_include_directories(step_proxy_memory_tests PRIVATE ${PROJECT_SOURCE_DIR}/scaling/step_proxy)
+# The step proxy's gradient check: its tolerance against real bf16 ring sums, and its verdicts.
+perfgate_unit_test(step_proxy_gradient_check_tests
+  SOURCES unit/scaling/step_proxy_gradient_check_test.cpp ${PROJECT_SOURCE_DIR}/scaling/step_proxy/gradient_check.cpp
+  LIBS perfgate_core MPI::MPI_CXX)
+target_include_directories(step_proxy_gradient_check_tests PRIVATE ${PROJECT_SOURCE_DIR}/scaling/step_proxy)

@@ -3,7 +3,8 @@
 // (DESIGN.md §4; the "Exit codes" section of docs/concepts.md says which program uses which).
 namespace perfgate::exit_code {
 inline constexpr int pass = 0;
-inline constexpr int regression = 1;  // perfgate-collectives: a data check failed
+// Also a failed data check: perfgate-collectives' elements, perfgate-step-proxy's gradient sums.
+inline constexpr int regression = 1;
 inline constexpr int usage_or_tool_error = 2;
 inline constexpr int not_comparable = 3;  // also: insufficient data
 // A requested backend's hardware is absent (no CUDA device): nothing was measured, no document.

@@ -1,9 +1,12 @@
 #pragma once
 // The clock bookkeeping of one measurement: per sample, the NVML reading taken right after it
 // decides whether the sample is kept (a disqualifying throttle discards it) and widens the SM
-// clock range of the kept samples. Host-only, so the NVML-absent path is tested without a GPU.
+// clock range of the kept samples; take_unthrottled() retakes the discarded ones. Host-only, so
+// the NVML-absent path and the retake rule are tested without a GPU.
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <vector>
 
 #include "perfgate/cuda/nvml_probe.hpp"
 
@@ -34,5 +37,33 @@ class ClockRecord {
   std::optional<std::uint64_t> before_;
   unsigned min_mhz_ = 0, max_mhz_ = 0;
 };
+
+// One timed sample and the NVML reading taken right after it (nullopt without one).
+struct TimedSample {
+  double seconds = 0;
+  std::optional<ClockSample> reading;
+};
+
+struct RetakeRule {
+  int wanted = 1;        // samples to keep
+  int max_attempts = 1;  // samples taken at most, discarded ones included
+  // The slowdown count before a sample: read again before every sample, or read before the
+  // first only and then taken from the previous sample's reading (nothing runs on the GPU
+  // between the two).
+  bool reread_slowdown = false;
+  // How the failure counts: "through <max_attempts> consecutive samples" (for one wanted
+  // sample) or "<kept> of <wanted> samples kept in <max_attempts> attempts".
+  bool consecutive = false;
+};
+
+// Takes samples until `rule.wanted` are kept: each goes through `clocks` (before_sample() with
+// the slowdown count, then add() with its reading), and one a disqualifying throttle discards is
+// counted there and retaken. Returns the kept samples' seconds in order; throws ToolError naming
+// the last disqualifying throttle reasons when `rule.max_attempts` samples left fewer: such a
+// GPU gives no trustworthy time. `slowdown_now` reads the count (NvmlProbe::slowdown_ns).
+std::vector<double> take_unthrottled(
+    ClockRecord& clocks, const RetakeRule& rule,
+    const std::function<std::optional<std::uint64_t>()>& slowdown_now,
+    const std::function<TimedSample()>& take_sample);
 
 }  // namespace perfgate::cuda

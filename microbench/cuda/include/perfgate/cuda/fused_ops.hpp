@@ -88,6 +88,20 @@ class AdamWMultiTensor {
   int chunks_ = 0;
 };
 void adamw_unfused(const TensorList& list, const AdamWHyper& h, cudaStream_t s);
+// The kernels' step in double precision on the host, one element at a time: the reference of
+// the CUDA checks. It gives the update p' - p rather than p', for a check to compare with the
+// update's own size (against |p|, a wrong weight-decay term would hide under p's rounding).
+class AdamWReference {
+ public:
+  explicit AdamWReference(const AdamWHyper& h);  // throws InputError when h.step < 1
+  struct Element {
+    double update, m, v;  // p' - p, m', v'
+  };
+  Element operator()(float p, float g, float m, float v) const;
+
+ private:
+  double lr_, beta1_, beta2_, eps_, decay_, correction1_, correction2_;
+};
 
 // Cross-entropy per row: loss[r] = logsumexp(logits[r]) − logits[r][labels[r]], fp32 logits
 // [rows, vocab] (any vocab), int64 labels. The unfused form writes log-softmax into `logp`
@@ -107,4 +121,9 @@ namespace perfgate::cuda {
 // Fills `count` elements with a seeded pseudo-random pattern in ±[0.25, 1) on the device (large
 // timing inputs; the correctness checks upload host values instead).
 void fill_random(Precision p, void* data, std::size_t count, std::uint64_t seed, cudaStream_t s);
+// Copies row rows[r] of `src` to row r of `dst` for r < count, rows of `row_bytes` bytes;
+// `rows` is a device array. Gathers the parts of a large tensor a host check reads into one
+// compact buffer, for one copy instead of one per part.
+void gather_rows(const void* src, std::size_t row_bytes, const std::int64_t* rows,
+                 std::size_t count, void* dst, cudaStream_t s);
 }  // namespace perfgate::cuda

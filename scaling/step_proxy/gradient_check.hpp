@@ -1,0 +1,65 @@
+#pragma once
+// The step proxy's gradient check: one step, before the timed ones, proves that the bucketed
+// all-reduce summed every gradient across the ranks. Every rank computes the same gradients (same
+// weights, same inputs), so for each bucket the all-reduced Σ|g| on every rank must equal the sum
+// over ranks of their local Σ|g| (taken in stream order before the bucket's all-reduce), within the
+// rounding of an n-rank sum. A bucket left out, reduced twice, read before its gradients were
+// final or misplaced moves its sum by a factor near n and fails. With one rank it checks nothing.
+#include <mpi.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bucket_plan.hpp"
+
+namespace perfgate::step_proxy {
+
+// The check failed; every rank throws it together, so no rank is left waiting in a collective.
+// perfgate-step-proxy prints it once (rank 0) and exits with exit_code::regression.
+class GradientCheckFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Each bucket's Σ|g| on this rank, before and after its all-reduce (filled by a backend's step).
+struct GradientSums {
+  std::vector<double> local, reduced;
+};
+
+struct GradientCheckResult {
+  int ranks = 1;
+  std::size_t buckets = 0;
+  double worst_deviation = 0;  // the largest |reduced − expected| / expected over buckets, ranks
+  double tolerance = 0;
+  // False when the tolerance passes 1/2 (bf16 past 86 ranks): a sum that far off could be
+  // rounding (a bf16 ring sum stalls once a partial sum is 256 times one rank's gradient), so
+  // no verdict is given and the document says so.
+  bool made = true;
+};
+
+// The relative error of an n-rank sum of same-signed values in a type of unit roundoff u, worst
+// case over the order of its n − 1 roundings: γ(n−1) = (n−1)u / (1 − (n−1)u), +inf once
+// (n−1)u ≥ 1. Every element of a bucket obeys it, so the bucket's Σ|g| does too.
+double reduction_tolerance(int ranks, double unit_roundoff);
+inline constexpr double kLargestTolerance = 0.5;
+
+// For each bucket: the expected sum (over ranks of `local`) and the lowest and highest `reduced`
+// over ranks. Host arithmetic, so it is tested without MPI.
+struct BucketSums {
+  std::vector<double> expected, lowest, highest;
+};
+// The result, or GradientCheckFailed naming the first bucket whose sums miss the tolerance (its
+// gradient span, its layer, the sums and the tolerance). Past kLargestTolerance: not made.
+GradientCheckResult judge_gradient_sums(const std::vector<Bucket>& plan, const BucketSums& sums,
+                                        int ranks, double unit_roundoff);
+
+// Collective over `comm`: gathers every rank's sums on rank 0, which judges, and passes the
+// verdict to every rank (all throw together or none).
+GradientCheckResult check_gradient_sums(MPI_Comm comm, const std::vector<Bucket>& plan,
+                                        const GradientSums& mine, double unit_roundoff);
+
+// Σ|x| in double: the CPU backend's bucket sum.
+double sum_abs(const float* data, long long count);
+
+}  // namespace perfgate::step_proxy

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# perfgate-step-proxy's gradient check over real mpirun ranks: a whole run reports every bucket
+# summed; a bucket that is never all-reduced (--skip-bucket) fails the run with one line from
+# rank 0 naming it, exit 1 (a data check failed) and no document.
+source "$(dirname "$0")/../lib.sh"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+PROXY="$BUILD_DIR/scaling/step_proxy/perfgate-step-proxy"
+[ -x "$PROXY" ] || fail "perfgate-step-proxy is not built at $PROXY"
+# 2 layers of 12·64² gradients in 64 KiB fp32 buckets: 6 buckets.
+SHAPE=(--layers 2 --hidden 64 --heads 4 --seq 32 --batch 2 --warmup 1 --iters 2 --repetitions 2)
+MPIRUN=(timeout 120 mpirun --oversubscribe -np 2 -x ASAN_OPTIONS=detect_leaks=0)
+
+expect_exit 0 "${MPIRUN[@]}" "$PROXY" "${SHAPE[@]}" --output "$WORK/ok.json"
+expect_in out "^# gradient check: 6 buckets summed over 2 ranks"
+python3 - "$WORK/ok.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["perfgate"]["run"]["metadata"]["step_proxy"]["gradient_check"]
+assert c["made"] and c["buckets"] == 6 and c["ranks"] == 2, c
+assert 0 <= c["worst_deviation"] <= c["tolerance"] < 1e-6, c
+PY
+
+for bucket in 0 3 5; do
+  expect_exit 1 "${MPIRUN[@]}" "$PROXY" "${SHAPE[@]}" --skip-bucket "$bucket" --output "$WORK/bad.json"
+  expect_in err "^perfgate-step-proxy: gradient check: bucket $bucket of 6 .*deviation 50 %"
+  [ "$(grep -c '^perfgate-step-proxy:' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "expected one line from rank 0"; }
+  [ ! -e "$WORK/bad.json" ] || fail "a document was written after a failed gradient check"
+done
+
+expect_exit 2 "$PROXY" "${SHAPE[@]}" --skip-bucket 6 --output "$WORK/bad.json"
+expect_in err "^perfgate-step-proxy: --skip-bucket: is not a bucket of this model \(it has 6"
+echo ok
