@@ -38,6 +38,16 @@ struct GradientCheckResult {
   bool made = true;
 };
 
+// The CUDA backend's model check (cuda/model_check.hpp): the GPU step's local weight gradients
+// against the network recomputed on the host, for shapes small enough to recompute.
+struct ModelCheckResult {
+  bool made = false;
+  double worst_error = 0;  // the worst matrix's largest |gpu − host| / its largest |host|
+  double bound = 0;
+  std::string matrix;  // where worst_error was found: "layer 1 W1"
+  std::string reason;  // why it was not made
+};
+
 // The relative error of an n-rank sum of same-signed values in a type of unit roundoff u, worst
 // case over the order of its n − 1 roundings: γ(n−1) = (n−1)u / (1 − (n−1)u), +inf once
 // (n−1)u ≥ 1. Every element of a bucket obeys it, so the bucket's Σ|g| does too.

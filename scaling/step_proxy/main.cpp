@@ -82,6 +82,7 @@ struct RankMeasurement {
   std::vector<double> per_repetition;
   double ceiling = 0;
   GradientCheckResult gradient_check;
+  ModelCheckResult model_check;
   std::string compute_note;
 };
 
@@ -99,6 +100,8 @@ RankMeasurement measure_cpu(const Options& o, int rank) {
   m.compute_note =
       "fp32 blocked GEMM and FlashAttention-style attention (the microbench CPU kernels), MPI "
       "all-reduce thread";
+  m.model_check.reason =
+      "the CPU backend computes with the microbench kernels their families check";
   TransformerStack model(o.shape);
   CommThread comm(MPI_COMM_WORLD);
   const StepConfig config = step_config(o, rank);
@@ -142,6 +145,7 @@ RankMeasurement measure_cuda(const Options& o, int rank, int size) {
   for (const StepTimes& t : r.per_repetition) add_times(m, t);
   m.ceiling = r.ceiling_flops_per_s;
   m.gradient_check = r.gradient_check;
+  m.model_check = r.model_check;
   m.compute_note = "bf16 cuBLASLt GEMMs, cuDNN SDPA forward, attention backward " +
                    r.attention_backward + " on one CUDA stream (" + r.device + "), NCCL " +
                    r.nccl_version +
@@ -172,9 +176,9 @@ int run(const Options& o, int rank, int size, int thread_level) {
       const double* v = &all[(static_cast<std::size_t>(r) * o.repetitions + rep) * 4];
       per_rank[r].push_back({v[0], v[1], v[2], v[3]});
     }
-  ProxyRunInfo info{o.shape,        o.backend,       o.suite,      o.bucket_bytes,
-                    ceiling_min,    hosts,           thread_level, o.straggler_margin,
-                    m.compute_note, m.gradient_check};
+  ProxyRunInfo info{
+      o.shape,      o.backend,          o.suite,        o.bucket_bytes,   ceiling_min,  hosts,
+      thread_level, o.straggler_margin, m.compute_note, m.gradient_check, m.model_check};
   perfgate::Run doc = build_report(info, per_rank);
   const auto& d = doc.results;
   std::cout << "# step proxy: " << size << " ranks, " << o.shape.layers << " layers, hidden "
@@ -190,6 +194,10 @@ int run(const Options& o, int rank, int size, int thread_level) {
   else
     std::cout << "# gradient check: not made: a sum over " << size
               << " ranks in this precision may round by more than half in the worst case\n";
+  if (m.model_check.made)
+    std::cout << "# model check: gradients within " << 100 * m.model_check.worst_error
+              << " % of the host recomputation (" << m.model_check.matrix << "; bound "
+              << 100 * m.model_check.bound << " %)\n";
   if (!o.output.empty()) perfgate::write_document_file(o.output, doc);
   return 0;
 }

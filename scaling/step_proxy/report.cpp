@@ -33,6 +33,14 @@ nlohmann::json gradient_check_json(const GradientCheckResult& c) {
   return j;
 }
 
+nlohmann::json model_check_json(const ModelCheckResult& c) {
+  if (!c.made) return {{"made", false}, {"reason", c.reason}};
+  return {{"made", true},
+          {"worst_error", c.worst_error},
+          {"bound", c.bound},
+          {"worst_matrix", c.matrix}};
+}
+
 }  // namespace
 
 Run build_report(const ProxyRunInfo& info, const std::vector<std::vector<StepTimes>>& per_rank) {
@@ -113,7 +121,8 @@ Run build_report(const ProxyRunInfo& info, const std::vector<std::vector<StepTim
                                 {"mpi_thread_level", info.thread_level},
                                 {"stragglers", stragglers},
                                 {"compute", info.compute},
-                                {"gradient_check", gradient_check_json(info.gradient_check)}};
+                                {"gradient_check", gradient_check_json(info.gradient_check)},
+                                {"model_check", model_check_json(info.model_check)}};
   return run;
 }
 

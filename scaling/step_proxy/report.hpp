@@ -19,6 +19,7 @@ struct ProxyRunInfo {
   double straggler_margin = 0.10;
   std::string compute;  // what computed and communicated, in words
   GradientCheckResult gradient_check;
+  ModelCheckResult model_check;
 };
 
 // per_rank[r][rep]: rank r's mean step times over the iterations of repetition rep.

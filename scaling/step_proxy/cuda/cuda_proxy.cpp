@@ -12,6 +12,7 @@
 #include "gemm_ceiling.hpp"
 #include "gpu_step.hpp"
 #include "gpu_transformer.hpp"
+#include "model_check.hpp"
 #include "model_memory.hpp"
 #include "nccl_comm.hpp"
 #include "perfgate/collectives/communicator.hpp"
@@ -149,6 +150,10 @@ CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size
   };
 
   try {
+    {
+      const Armed armed(watchdog);
+      result.model_check = gpu::check_model(world, model, config.shape);
+    }
     for (int i = 0; i < config.warmup; ++i) watched_step(nullptr);
     GradientSums sums;  // one untimed step proves the all-reduce summed every bucket
     watched_step(&sums);

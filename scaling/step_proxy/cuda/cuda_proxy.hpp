@@ -41,6 +41,7 @@ struct CudaProxyResult {
   std::string nccl_version;
   std::string attention_backward;  // "cuDNN SDPA", or the unfused path and why it was chosen
   GradientCheckResult gradient_check;
+  ModelCheckResult model_check;
 };
 
 // Throws InputError naming the option when cuBLASLt's and cuDNN's bf16 paths cannot take the shape,

@@ -28,6 +28,16 @@ GemmDims weight_grad(long long t, long long out, long long in) {
   return {out, in, t, true, false};
 }
 
+// The buffer's bf16 values as doubles, once `stream`'s work is done (download() runs on the legacy
+// stream, which the compute stream does not wait for).
+std::vector<double> widen(const cuda::DeviceBuffer<Bf16Bits>& buffer, cudaStream_t stream) {
+  PERFGATE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const std::vector<Bf16Bits> bits = buffer.download();
+  std::vector<double> out(bits.size());
+  for (std::size_t i = 0; i < bits.size(); ++i) out[i] = bf16_to_double(bits[i]);
+  return out;
+}
+
 }  // namespace
 
 GpuTransformer::GpuTransformer(const Shape& s, cudaStream_t stream, AttentionBackward attention)
@@ -89,6 +99,14 @@ std::size_t GpuTransformer::allocated_bytes() const {
        {&loss_grad_, &d_a_, &d_b_, &d_pre_, &d_y1_, &d_attn_, &d_q_, &d_k_, &d_v_})
     bytes += b->bytes();
   return bytes;
+}
+
+ModelInputs GpuTransformer::host_inputs() const {
+  return {widen(weights_, stream_), widen(x_[0], stream_), widen(loss_grad_, stream_)};
+}
+
+std::vector<double> GpuTransformer::host_gradients() const {
+  return widen(grads_, stream_);
 }
 
 void GpuTransformer::forward() {

@@ -13,6 +13,7 @@
 
 #include "../transformer.hpp"
 #include "gpu_kernels.hpp"
+#include "host_reference.hpp"
 #include "lt_matmul.hpp"
 #include "perfgate/cuda/attention.hpp"
 #include "perfgate/cuda/device_buffer.hpp"
@@ -37,6 +38,10 @@ class GpuTransformer {
     return grads_.get() + static_cast<std::size_t>(layer) * shape_.params_per_layer();
   }
   std::size_t gradient_count() const { return grads_.size(); }
+  // Host copies once the stream has finished, widened from bf16 (the model check): what the model
+  // starts from, and the gradients the last backward left.
+  ModelInputs host_inputs() const;
+  std::vector<double> host_gradients() const;
 
  private:
   using Buffer = cuda::DeviceBuffer<Bf16Bits>;

@@ -7,32 +7,40 @@
 # (whose "compute" names the attention backward used), the straggler delay, the refusal of a
 # model larger than the GPU's memory and the watchdog's exit code; not multi-GPU overlap, and
 # the gradient check only in its one-rank form (the all-reduced sums equal the local ones: the
-# sums' kernels run and read what NCCL left), since NCCL takes one rank per GPU.
+# sums' kernels run and read what NCCL left), since NCCL takes one rank per GPU. The tiny runs
+# also make the model check (GPU gradients against the host's recomputation).
 B=$1
 OUT=$2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 run() { timeout 200 mpirun --oversubscribe -np 1 "$B" --backend cuda "$@"; }
-# expect NAME WANTED_RC RC [PATTERN]: one line per run; the script fails if any run did not
-# exit as wanted or its output (NAME.txt) lacks PATTERN.
+# expect NAME WANTED_RC RC [PATTERN...]: one line per run; the script fails if any run did not
+# exit as wanted or its output (NAME.txt) lacks a PATTERN.
 failures=0
 expect() {
-  local verdict=ok
-  [ "$3" -eq "$2" ] || verdict="FAIL (exit $3, $2 wanted)"
-  if [ -n "${4:-}" ] && ! grep -qE -- "$4" "$OUT/$1.txt"; then verdict="FAIL (no '$4')"; fi
+  local name=$1 wanted=$2 rc=$3 verdict=ok pattern
+  shift 3
+  [ "$rc" -eq "$wanted" ] || verdict="FAIL (exit $rc, $wanted wanted)"
+  for pattern in "$@"; do
+    grep -qE -- "$pattern" "$OUT/$name.txt" || verdict="$verdict; FAIL (no '$pattern')"
+  done
   [ "$verdict" = ok ] || failures=$((failures + 1))
-  echo "$1: $verdict"
+  echo "$name: ${verdict#ok; }"
 }
 nvidia-smi -L
 CHECKED="^# gradient check: [0-9]+ buckets summed over 1 ranks"
+MODEL="^# model check: gradients within"  # tiny shapes only: the host recomputes them
 run --layers 2 --hidden 64 --heads 4 --seq 32 --batch 2 --output "$OUT/tiny.json" >"$OUT/tiny.txt" 2>&1
-expect tiny 0 $? "$CHECKED"
+expect tiny 0 $? "$CHECKED" "$MODEL"
 LARGE=(--layers 4 --hidden 4096 --heads 32 --seq 2048 --batch 2 --bucket-bytes 26214400 --iters 5)
 run "${LARGE[@]}" --output "$OUT/large.json" >"$OUT/large.txt" 2>&1
 expect large 0 $? "$CHECKED"
 for shape in tiny large; do
   if [ "$shape" = tiny ]; then args=(--layers 2 --hidden 64 --heads 4 --seq 32 --batch 2); else args=("${LARGE[@]}"); fi
   PERFGATE_PROXY_ATTENTION=unfused run "${args[@]}" --output "$OUT/${shape}_unfused.json" >"$OUT/${shape}_unfused.txt" 2>&1
-  expect "${shape}_unfused" 0 $? "$CHECKED"
+  rc=$?
+  patterns=("$CHECKED")
+  [ "$shape" = tiny ] && patterns+=("$MODEL")
+  expect "${shape}_unfused" 0 "$rc" "${patterns[@]}"
 done
 run "${LARGE[@]}" --delay-rank 0 --delay-us 5000 --output "$OUT/delay.json" >"$OUT/delay.txt" 2>&1
 expect delay 0 $?
@@ -59,6 +67,7 @@ def parts(name):
     d = {r["metric"]: r["summary"]["median"] for r in doc["results"]}
     print(name, run["metadata"]["step_proxy"]["compute"], "ceiling_gflops", run["metadata"]["step_proxy"]["ceiling_gflops"])
     print("   gradient check:", run["metadata"]["step_proxy"].get("gradient_check"))
+    print("   model check:", run["metadata"]["step_proxy"].get("model_check"))
     print("  ", {k: round(v, 4) for k, v in d.items()})
     gap = abs(d["step_time"] - d["compute_time"] - d["exposed_comm_time"]) / d["step_time"]
     print("   compute + exposed vs step: %.2f%% apart; overlap in [0,1]: %s; 0 < mfu <= 1: %s"
