@@ -1,7 +1,7 @@
 #pragma once
 // The CUDA step proxy's model check: one forward and backward without communication, the GPU's
 // weight gradients compared matrix by matrix with the network recomputed on the host in double
-// (host_reference.hpp), for shapes whose recomputation takes about a second at most. It catches
+// (host_reference.hpp), for shapes the host recomputes in a second or two. It catches
 // what the gradient check cannot: a step whose all-reduce sums the wrong gradients correctly.
 #include "../gradient_check.hpp"
 #include "gpu_transformer.hpp"
