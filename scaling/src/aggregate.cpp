@@ -134,6 +134,7 @@ void add_point_results(const SweepPlan& plan, const PointRecord& rec, const Poin
           ratio ? Direction::higher_is_better : Direction::lower_is_better, {value.get<double>()}));
     }
   }
+  if (m.checks.is_object() && !m.checks.empty()) case_out["checks"] = m.checks;
   point_out["cases"].push_back(case_out);
 }
 

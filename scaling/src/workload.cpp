@@ -241,6 +241,13 @@ PointMeasure read_step_proxy(const Run& doc, const std::string& source) {
     const Result& r = *it->second;
     m.decomposition[k] = rep < r.samples.size() ? r.samples[rep] : median_of(r);
   }
+  // What the proxy verified before timing (documents from before the checks have none).
+  const auto proxy = doc.metadata.find("step_proxy");
+  if (proxy != doc.metadata.end() && proxy->is_object()) {
+    m.checks = nlohmann::json::object();
+    for (const char* check : {"gradient_check", "model_check"})
+      if (proxy->contains(check)) m.checks[check] = (*proxy)[check];
+  }
   return m;
 }
 

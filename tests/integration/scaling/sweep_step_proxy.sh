@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Step-proxy sweep: the decomposition (compute + exposed communication) adds up to the step
-# time within 5 %, and every point carries comm, overlap and MFU.
+# time within 5 %, and every point carries comm, overlap, MFU and the proxy's gradient check.
 source "$(dirname "$0")/../lib.sh"
 # OpenMPI keeps its allocations until exit by design: no leak reports from sanitizer builds of the ranks.
 RANK_ENV=(--env ASAN_OPTIONS=detect_leaks=0)
@@ -20,4 +20,6 @@ for p in doc["points"]:
     assert 0 <= d["overlap_fraction"] <= 1 and d["mfu"] > 0
     if p["ranks"] > 1:
         assert d["comm_time"] > 0
+    g = p["cases"][0]["checks"]["gradient_check"]  # the proxy's check travels with its point
+    assert g["made"] and g["ranks"] == p["ranks"] and g["worst_deviation"] <= g["tolerance"], g
 PY

@@ -41,6 +41,7 @@ struct PointMeasure {
   std::vector<double> per_rank_us;   // indexed by rank
   std::vector<int> straggler_ranks;
   nlohmann::json decomposition;  // step proxy: compute/comm/exposed/overlap/mfu (object or null)
+  nlohmann::json checks;  // step proxy: its gradient and model checks' records (object or null)
 };
 
 struct PointReadout {
