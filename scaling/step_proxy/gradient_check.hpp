@@ -4,7 +4,8 @@
 // weights, same inputs), so for each bucket the all-reduced Σ|g| on every rank must equal the sum
 // over ranks of their local Σ|g| (taken in stream order before the bucket's all-reduce), within the
 // rounding of an n-rank sum. A bucket left out, reduced twice, read before its gradients were
-// final or misplaced moves its sum by a factor near n and fails. With one rank it checks nothing.
+// final or misplaced moves its sum by a factor near n and fails. With one rank it only checks
+// that the step left the gradients as they were.
 #include <mpi.h>
 
 #include <stdexcept>
@@ -44,7 +45,7 @@ struct ModelCheckResult {
   bool made = false;
   double worst_error = 0;  // the worst matrix's largest |gpu − host| / its largest |host|
   double bound = 0;
-  std::string matrix;  // where worst_error was found: "layer 1 W1"
+  std::string matrix;  // where worst_error was found: "rank 0 layer 1 W1"
   std::string reason;  // why it was not made
 };
 

@@ -77,15 +77,6 @@ std::string describe_device(int device) {
          std::to_string(props.minor) + ")";
 }
 
-// Arms the watchdog for its lifetime, so an exception cannot leave it armed.
-struct Armed {
-  collectives::Watchdog& watchdog;
-  explicit Armed(collectives::Watchdog& w) : watchdog(w) { watchdog.arm(); }
-  ~Armed() { watchdog.disarm(); }
-  Armed(const Armed&) = delete;
-  Armed& operator=(const Armed&) = delete;
-};
-
 struct Stream {
   cudaStream_t s = nullptr;
   Stream() { PERFGATE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
@@ -136,24 +127,22 @@ CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size
     if (config.on_timeout) config.on_timeout(std::string(phase.load()) + " on " + where);
   });
   const Stream compute;
-  std::optional<Armed> bootstrap(std::in_place, watchdog);
+  std::optional<collectives::ArmedWatch> bootstrap(std::in_place, watchdog);
   gpu::NcclComm nccl(world.comm(), rank, size);
   bootstrap.reset();
   to_abort = &nccl;
-  phase = "a training step";
   gpu::GpuTransformer model(config.shape, compute.s, attention);
   result.attention_backward = model.attention_backward_path();
   gpu::GpuStep step(model, nccl, config.shape, config.step, compute.s);
   auto watched_step = [&](GradientSums* sums) {
-    const Armed armed(watchdog);
+    const collectives::ArmedWatch armed(watchdog);
     return step.run(sums);
   };
 
   try {
-    {
-      const Armed armed(watchdog);
-      result.model_check = gpu::check_model(world, model, config.shape);
-    }
+    phase = "the model check's forward and backward";
+    result.model_check = gpu::check_model(world, model, config.shape, watchdog);
+    phase = "a training step";
     for (int i = 0; i < config.warmup; ++i) watched_step(nullptr);
     GradientSums sums;  // one untimed step proves the all-reduce summed every bucket
     watched_step(&sums);

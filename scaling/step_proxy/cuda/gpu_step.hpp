@@ -4,7 +4,8 @@
 // waits on an event of the compute stream; the step ends when the compute stream has joined the
 // communication stream back. The decomposition comes from CUDA events:
 //   step     start (compute stream) → end, after the join
-//   compute  start → the last backward kernel (the compute stream runs nothing else)
+//   compute  start → the last backward kernel (the compute stream runs nothing else, except the
+//            gradient check's sums on its untimed step)
 //   comm     the sum of the intervals around each all-reduce on the communication stream
 //   exposed  step − compute, at least 0
 #include <cuda_runtime.h>

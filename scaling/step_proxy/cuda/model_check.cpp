@@ -3,13 +3,36 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstring>
 
 #include "host_reference.hpp"
 
 namespace perfgate::step_proxy::gpu {
+namespace {
+
+// The worst rank's error and matrix, on every rank.
+struct WorstRank {
+  double error;
+  int rank;
+  std::string matrix;
+};
+
+WorstRank worst_over_ranks(const collectives::Communicator& world, const GradientComparison& c) {
+  struct {
+    double error;
+    int rank;
+  } mine{c.worst_error, world.rank()}, worst{};  // +inf for a NaN: MAXLOC still orders it
+  MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, world.comm());
+  char matrix[64] = {};
+  std::strncpy(matrix, c.worst_matrix.c_str(), sizeof matrix - 1);
+  MPI_Bcast(matrix, sizeof matrix, MPI_CHAR, worst.rank, world.comm());
+  return {worst.error, worst.rank, matrix};
+}
+
+}  // namespace
 
 ModelCheckResult check_model(const collectives::Communicator& world, GpuTransformer& model,
-                             const Shape& s) {
+                             const Shape& s, collectives::Watchdog& watchdog) {
   ModelCheckResult result;
   result.bound = kModelCheckBound;
   if (s.flops_per_step() > kModelCheckMaxFlops) {
@@ -21,26 +44,27 @@ ModelCheckResult check_model(const collectives::Communicator& world, GpuTransfor
     result.reason = text;
     return result;
   }
-  model.forward();
-  model.backward([](int) {});  // local gradients: nothing is all-reduced
-  const std::vector<double> gpu = model.host_gradients();
-  const GradientComparison c =
-      compare_gradients(s, gpu, reference_gradients(s, model.host_inputs(), true));
-  double worst = c.worst_error;  // +inf for a NaN; MPI's MAX keeps it
-  MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, world.comm());
-  if (!(worst <= kModelCheckBound)) {
+  std::vector<double> gpu;
+  {
+    const collectives::ArmedWatch armed(watchdog);
+    model.forward();
+    model.backward([](int) {});  // local gradients: nothing is all-reduced
+    gpu = model.host_gradients();
+  }
+  const WorstRank worst = worst_over_ranks(
+      world, compare_gradients(s, gpu, reference_gradients(s, model.host_inputs(), true)));
+  if (!(worst.error <= kModelCheckBound)) {
     char text[320];
     std::snprintf(text, sizeof text,
-                  "model check: the GPU's %s gradient differs from the host recomputation by "
-                  "%.3g %% of its largest value on rank %d (bound %.3g %%; worst over ranks "
-                  "%.3g %%): the GPU step does not compute the network's gradients",
-                  c.worst_matrix.c_str(), 100 * c.worst_error, world.rank(), 100 * kModelCheckBound,
-                  100 * worst);
+                  "model check: on rank %d the GPU's %s gradient differs from the host "
+                  "recomputation by %.3g %% of its largest value (bound %.3g %%): the GPU step "
+                  "does not compute the network's gradients",
+                  worst.rank, worst.matrix.c_str(), 100 * worst.error, 100 * kModelCheckBound);
     throw GradientCheckFailed(text);
   }
   result.made = true;
-  result.worst_error = worst;
-  result.matrix = c.worst_matrix;
+  result.worst_error = worst.error;
+  result.matrix = "rank " + std::to_string(worst.rank) + " " + worst.matrix;
   return result;
 }
 

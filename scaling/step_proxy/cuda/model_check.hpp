@@ -6,6 +6,7 @@
 #include "../gradient_check.hpp"
 #include "gpu_transformer.hpp"
 #include "perfgate/collectives/communicator.hpp"
+#include "perfgate/collectives/watchdog.hpp"
 
 namespace perfgate::step_proxy::gpu {
 
@@ -16,9 +17,10 @@ inline constexpr double kModelCheckBound = 0x1p-4;
 // Model FLOPs per step above which the host recomputation is skipped (the check is not made).
 inline constexpr double kModelCheckMaxFlops = 2e9;
 
-// Collective over `world`: every rank checks its own GPU; all throw GradientCheckFailed together
-// (naming the matrix and the error) when any rank's worst matrix passes the bound.
+// Collective over `world`: every rank checks its own GPU; all throw GradientCheckFailed together,
+// naming the rank, matrix and error of the worst one, when it passes the bound. `watchdog` is
+// armed while the GPU computes, not while the host recomputes.
 ModelCheckResult check_model(const collectives::Communicator& world, GpuTransformer& model,
-                             const Shape& s);
+                             const Shape& s, collectives::Watchdog& watchdog);
 
 }  // namespace perfgate::step_proxy::gpu

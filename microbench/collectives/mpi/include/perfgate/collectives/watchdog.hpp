@@ -39,4 +39,16 @@ class Watchdog {
   std::thread thread_;
 };
 
+// Arms a watchdog for its lifetime, so an exception cannot leave it armed.
+class ArmedWatch {
+ public:
+  explicit ArmedWatch(Watchdog& w) : watchdog_(w) { watchdog_.arm(); }
+  ~ArmedWatch() { watchdog_.disarm(); }
+  ArmedWatch(const ArmedWatch&) = delete;
+  ArmedWatch& operator=(const ArmedWatch&) = delete;
+
+ private:
+  Watchdog& watchdog_;
+};
+
 }  // namespace perfgate::collectives
