@@ -32,9 +32,12 @@ double reduction_tolerance(int ranks, double unit_roundoff) {
 GradientCheckResult judge_gradient_sums(const std::vector<Bucket>& plan, const BucketSums& sums,
                                         int ranks, double unit_roundoff) {
   GradientCheckResult result{ranks, plan.size(), 0, reduction_tolerance(ranks, unit_roundoff),
-                             true};
+                             true,  {}};
   if (result.tolerance > kLargestTolerance) {
     result.made = false;
+    result.reason = fmt::format(
+        "a sum over {} ranks in this precision may round by more than half in the worst case",
+        ranks);
     return result;
   }
   for (std::size_t b = 0; b < plan.size(); ++b) {

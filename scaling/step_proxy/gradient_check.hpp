@@ -35,8 +35,9 @@ struct GradientCheckResult {
   double tolerance = 0;
   // False when the tolerance passes 1/2 (bf16 past 86 ranks): a sum that far off could be
   // rounding (a bf16 ring sum stalls once a partial sum is 256 times one rank's gradient), so
-  // no verdict is given and the document says so.
+  // no verdict is given and `reason` says so.
   bool made = true;
+  std::string reason;
 };
 
 // The CUDA backend's model check (cuda/model_check.hpp): the GPU step's local weight gradients
@@ -54,6 +55,8 @@ struct ModelCheckResult {
 // (n−1)u ≥ 1. Every element of a bucket obeys it, so the bucket's Σ|g| does too.
 double reduction_tolerance(int ranks, double unit_roundoff);
 inline constexpr double kLargestTolerance = 0.5;
+// The gradients' unit roundoffs: fp32 (24-bit significand) on the CPU, bf16 (8-bit) on the GPU.
+inline constexpr double kFp32UnitRoundoff = 0x1p-24, kBf16UnitRoundoff = 0x1p-8;
 
 // For each bucket: the expected sum (over ranks of `local`) and the lowest and highest `reduced`
 // over ranks. Host arithmetic, so it is tested without MPI.

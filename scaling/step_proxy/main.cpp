@@ -27,8 +27,6 @@ using namespace perfgate::step_proxy;
 
 namespace {
 
-constexpr double kFloatUnit = 0x1p-24;  // unit roundoff of fp32's 24-bit significand
-
 // Bytes of one gradient: fp32 on the CPU backend, bf16 on the CUDA one.
 std::size_t gradient_bytes(const std::string& backend) {
   return backend == "cuda" ? 2 : sizeof(float);
@@ -108,8 +106,9 @@ RankMeasurement measure_cpu(const Options& o, int rank) {
   for (int i = 0; i < o.warmup; ++i) run_step(model, comm, o.shape, config);
   GradientSums sums;  // one untimed step proves the all-reduce summed every bucket
   run_step(model, comm, o.shape, config, &sums);
-  m.gradient_check = check_gradient_sums(
-      MPI_COMM_WORLD, step_buckets(o.shape, config.bucket_bytes, sizeof(float)), sums, kFloatUnit);
+  m.gradient_check =
+      check_gradient_sums(MPI_COMM_WORLD, step_buckets(o.shape, config.bucket_bytes, sizeof(float)),
+                          sums, kFp32UnitRoundoff);
   for (int rep = 0; rep < o.repetitions; ++rep) {
     StepTimes sum;
     for (int i = 0; i < o.iters; ++i) sum += run_step(model, comm, o.shape, config);
@@ -192,8 +191,7 @@ int run(const Options& o, int rank, int size, int thread_level) {
               << " ranks, worst deviation " << 100 * check.worst_deviation << " % (tolerance "
               << 100 * check.tolerance << " %)\n";
   else
-    std::cout << "# gradient check: not made: a sum over " << size
-              << " ranks in this precision may round by more than half in the worst case\n";
+    std::cout << "# gradient check: not made: " << check.reason << "\n";
   if (m.model_check.made)
     std::cout << "# model check: gradients within " << 100 * m.model_check.worst_error
               << " % of the host recomputation (" << m.model_check.matrix << "; bound "

@@ -28,7 +28,7 @@ nlohmann::json gradient_check_json(const GradientCheckResult& c) {
     j["worst_deviation"] = c.worst_deviation;
     j["tolerance"] = c.tolerance;
   } else {
-    j["reason"] = "the worst-case rounding of a sum over this many ranks passes 1/2";
+    j["reason"] = c.reason;
   }
   return j;
 }

@@ -16,6 +16,7 @@
 
 #include "backend.hpp"
 #include "perfgate/collectives/communicator.hpp"
+#include "perfgate/collectives/watchdog.hpp"
 #include "perfgate/core/error.hpp"
 
 namespace perfgate::collectives {
@@ -296,8 +297,7 @@ class NcclBackend final : public Backend {
 
   void abort() noexcept override {
     aborted_ = true;
-    const std::lock_guard lock(comm_mutex_);
-    ncclCommAbort(nccl_);
+    abort_when_free(comm_mutex_, [this] { ncclCommAbort(nccl_); });
   }
 
   void prepare_compute(int n) override {
@@ -370,7 +370,7 @@ class NcclBackend final : public Backend {
   cudaStream_t stream_ = nullptr, compute_stream_ = nullptr;
   cudaGraphExec_t graph_exec_ = nullptr;
   std::atomic<bool> aborted_{false};
-  std::mutex comm_mutex_;
+  std::timed_mutex comm_mutex_;
   CaseShape shape_;
   bool in_place_ = false;
   std::size_t send_count_ = 0, recv_count_ = 0;

@@ -22,8 +22,6 @@
 namespace perfgate::step_proxy {
 namespace {
 
-constexpr double kBf16Unit = 0x1p-8;  // unit roundoff of bf16's 8-bit significand
-
 // One GPU per rank, by local rank. Every rank answers before anything collective depends on a
 // device, so a rank without one cannot leave the others waiting in NCCL's bootstrap.
 int select_device(const collectives::Communicator& world) {
@@ -146,7 +144,8 @@ CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size
     for (int i = 0; i < config.warmup; ++i) watched_step(nullptr);
     GradientSums sums;  // one untimed step proves the all-reduce summed every bucket
     watched_step(&sums);
-    result.gradient_check = check_gradient_sums(world.comm(), step.buckets(), sums, kBf16Unit);
+    result.gradient_check =
+        check_gradient_sums(world.comm(), step.buckets(), sums, kBf16UnitRoundoff);
     for (int rep = 0; rep < config.repetitions; ++rep) {
       StepTimes sum;
       for (int i = 0; i < config.iters; ++i) sum += watched_step(nullptr);

@@ -1,6 +1,7 @@
 #include "gpu_step.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "perfgate/cuda/check.hpp"
 
@@ -72,14 +73,6 @@ void GpuStep::layer_ready(int layer, GradientSums* sums) {
   }
 }
 
-double GpuStep::add_partials(const std::vector<double>& host, std::size_t bucket, int which) {
-  const auto first =
-      host.begin() + static_cast<std::ptrdiff_t>((2 * bucket + which) * kSumAbsBlocks);
-  double sum = 0;
-  for (auto it = first; it != first + kSumAbsBlocks; ++it) sum += *it;
-  return sum;
-}
-
 // Called once the step has ended (every all-reduce done).
 void GpuStep::take_reduced_sums(GradientSums& sums) {
   const Bf16Bits* base = model_.grads(0);
@@ -89,11 +82,15 @@ void GpuStep::take_reduced_sums(GradientSums& sums) {
   // download() runs on the legacy stream, which does not wait for the compute stream.
   PERFGATE_CUDA_CHECK(cudaStreamSynchronize(compute_));
   const std::vector<double> host = partials_.download();
-  sums.local.resize(buckets_.size());
-  sums.reduced.resize(buckets_.size());
+  const auto total = [&](std::size_t b, int which) {  // the same layout as partials()
+    const auto first = host.begin() + std::ptrdiff_t((2 * b + std::size_t(which)) * kSumAbsBlocks);
+    return std::accumulate(first, first + kSumAbsBlocks, 0.0);
+  };
+  sums.local.clear();
+  sums.reduced.clear();
   for (std::size_t b = 0; b < buckets_.size(); ++b) {
-    sums.local[b] = add_partials(host, b, 0);
-    sums.reduced[b] = add_partials(host, b, 1);
+    sums.local.push_back(total(b, 0));
+    sums.reduced.push_back(total(b, 1));
   }
 }
 

@@ -42,7 +42,6 @@ class GpuStep {
   double* partials(std::size_t bucket, int which) const {  // which: 0 local, 1 reduced
     return partials_.get() + (2 * bucket + which) * kSumAbsBlocks;
   }
-  static double add_partials(const std::vector<double>& host, std::size_t bucket, int which);
   static cudaEvent_t new_event();
 
   GpuTransformer& model_;

@@ -58,8 +58,8 @@ GpuTransformer::GpuTransformer(const Shape& s, cudaStream_t stream, AttentionBac
       attention_backward_ = std::make_unique<cuda::CudnnSdpa>(a, cuda::Precision::bf16,
                                                               cuda::CudnnSdpa::Direction::backward);
       attention_backward_path_ = "cuDNN SDPA";
-    } catch (const ToolError&
-                 e) {  // e.g. neither the SDPA_BWD operation (used from 9.27) nor a composite plan
+    } catch (const ToolError& e) {
+      // e.g. neither the SDPA_BWD operation (used from 9.27) nor a composite plan
       if (attention == AttentionBackward::cudnn) throw;
       attention_backward_path_ =
           std::string("unfused (cuBLAS GEMMs + softmax kernels; ") + e.what() + ")";

@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include "perfgate/collectives/watchdog.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/cuda/check.hpp"
 
@@ -29,6 +30,8 @@ NcclComm::~NcclComm() {
 }
 
 void NcclComm::all_reduce_sum(Bf16Bits* data, std::size_t count, cudaStream_t s) {
+  const std::lock_guard lock(mutex_);
+  if (aborted_) throw ToolError("NCCL communicator aborted by the watchdog");
   check(ncclAllReduce(data, data, count, ncclBfloat16, ncclSum, comm_, s), "ncclAllReduce");
 }
 
@@ -53,9 +56,8 @@ void NcclComm::wait(cudaEvent_t done) {
 }
 
 void NcclComm::abort() noexcept {
-  const std::lock_guard lock(mutex_);
   if (aborted_.exchange(true)) return;
-  ncclCommAbort(comm_);
+  collectives::abort_when_free(mutex_, [this] { ncclCommAbort(comm_); });
 }
 
 std::string NcclComm::version() {

@@ -34,9 +34,9 @@ class NcclComm {
  private:
   ncclComm_t comm_ = nullptr;
   std::atomic<bool> aborted_{false};
-  // NCCL forbids using a communicator from two threads at once: the polling thread's
-  // ncclCommGetAsyncError and the watchdog's ncclCommAbort take this lock.
-  std::mutex mutex_;
+  // NCCL forbids using a communicator from two threads at once: the step thread's enqueues and
+  // polls and the watchdog's ncclCommAbort take this lock (the abort for a bounded time).
+  std::timed_mutex mutex_;
 };
 
 }  // namespace perfgate::step_proxy::gpu

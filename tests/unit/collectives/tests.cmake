@@ -14,3 +14,9 @@ perfgate_unit_test(collectives_unit
 perfgate_unit_test(collectives_nccl_names
   SOURCES unit/collectives/nccl_names_test.cpp
   LIBS perfgate_mb_collectives perfgate_baselines)
+# The watchdog's bounded wait for a communicator's lock (header-only; the library needs MPI).
+if(TARGET perfgate_collectives_mpi)
+  perfgate_unit_test(collectives_abort_when_free
+    SOURCES unit/collectives/abort_when_free_test.cpp
+    LIBS perfgate_collectives_mpi Threads::Threads)
+endif()

@@ -13,8 +13,6 @@ using namespace perfgate::step_proxy;
 
 namespace {
 
-constexpr double kBf16Unit = 0x1p-8;
-
 // Rounds to the nearest bf16 (ties to even), as a GPU's bf16 sum does after each addition.
 float to_bf16(float x) {
   std::uint32_t bits = 0;
@@ -46,19 +44,20 @@ const std::vector<Bucket> kOneBucket = {{3, 4096, 1 << 16}};
 }  // namespace
 
 TEST_CASE("the tolerance is the worst case of an n-rank sum", "[step_proxy]") {
-  CHECK(reduction_tolerance(1, kBf16Unit) < 1e-8);  // one rank: the sums must match
-  CHECK(reduction_tolerance(2, kBf16Unit) == Approx(kBf16Unit / (1 - kBf16Unit)).margin(2e-9));
-  CHECK(reduction_tolerance(9, 0x1p-24) == Approx(8 * 0x1p-24).margin(2e-9));
-  CHECK(reduction_tolerance(86, kBf16Unit) <= kLargestTolerance);
-  CHECK(reduction_tolerance(87, kBf16Unit) > kLargestTolerance);
-  CHECK(std::isinf(reduction_tolerance(257, kBf16Unit)));
+  CHECK(reduction_tolerance(1, kBf16UnitRoundoff) < 1e-8);  // one rank: the sums must match
+  CHECK(reduction_tolerance(2, kBf16UnitRoundoff) ==
+        Approx(kBf16UnitRoundoff / (1 - kBf16UnitRoundoff)).margin(2e-9));
+  CHECK(reduction_tolerance(9, kFp32UnitRoundoff) == Approx(8 * kFp32UnitRoundoff).margin(2e-9));
+  CHECK(reduction_tolerance(86, kBf16UnitRoundoff) <= kLargestTolerance);
+  CHECK(reduction_tolerance(87, kBf16UnitRoundoff) > kLargestTolerance);
+  CHECK(std::isinf(reduction_tolerance(257, kBf16UnitRoundoff)));
 }
 
 TEST_CASE("a bf16 ring sum of every rank's gradients passes up to 86 ranks", "[step_proxy]") {
   for (int ranks : {2, 3, 8, 64, 86}) {
     INFO(ranks << " ranks");
-    const GradientCheckResult r =
-        judge_gradient_sums(kOneBucket, ring_sum(ranks, ranks, 1 << 16, 7), ranks, kBf16Unit);
+    const GradientCheckResult r = judge_gradient_sums(
+        kOneBucket, ring_sum(ranks, ranks, 1 << 16, 7), ranks, kBf16UnitRoundoff);
     CHECK(r.made);
     CHECK(r.buckets == 1);
     CHECK(r.worst_deviation <= r.tolerance);
@@ -71,34 +70,36 @@ TEST_CASE("past 86 ranks a bf16 sum gets no verdict: rounding alone can be that 
   // 512 ranks: the ring sum stalls, a third below the exact sum, with nothing wrong.
   const BucketSums stalled = ring_sum(512, 512, 1 << 14, 7);
   CHECK(stalled.lowest[0] < 0.8 * stalled.expected[0]);
-  const GradientCheckResult r = judge_gradient_sums(kOneBucket, stalled, 512, kBf16Unit);
+  const GradientCheckResult r = judge_gradient_sums(kOneBucket, stalled, 512, kBf16UnitRoundoff);
   CHECK_FALSE(r.made);
+  CHECK_THAT(r.reason, Catch::Contains("over 512 ranks"));
   // fp32 sums keep their verdict at that size.
-  CHECK(judge_gradient_sums(kOneBucket, {{512.0}, {512.0}, {512.0}}, 512, 0x1p-24).made);
+  CHECK(judge_gradient_sums(kOneBucket, {{512.0}, {512.0}, {512.0}}, 512, kFp32UnitRoundoff).made);
 }
 
 TEST_CASE("a bucket left out, reduced twice or short of one rank fails", "[step_proxy]") {
   for (int ranks : {2, 4, 8}) {
     INFO(ranks << " ranks");
     // Left out: each rank keeps its own gradients, a factor `ranks` below the sum.
-    CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, ring_sum(ranks, 1, 4096, 3), ranks, kBf16Unit),
-                    GradientCheckFailed);
-    // Reduced twice: the sum summed again.
     CHECK_THROWS_AS(
-        judge_gradient_sums(kOneBucket, ring_sum(ranks, ranks * ranks, 4096, 3), ranks, kBf16Unit),
+        judge_gradient_sums(kOneBucket, ring_sum(ranks, 1, 4096, 3), ranks, kBf16UnitRoundoff),
         GradientCheckFailed);
+    // Reduced twice: the sum summed again.
+    CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, ring_sum(ranks, ranks * ranks, 4096, 3), ranks,
+                                        kBf16UnitRoundoff),
+                    GradientCheckFailed);
     // One rank's gradients missing: 1/n of the sum, above the worst-case bound up to 8 ranks
     // (past 16 ranks in bf16 the bound exceeds 1/n and only gross errors are caught).
-    CHECK_THROWS_AS(
-        judge_gradient_sums(kOneBucket, ring_sum(ranks, ranks - 1, 4096, 3), ranks, kBf16Unit),
-        GradientCheckFailed);
+    CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, ring_sum(ranks, ranks - 1, 4096, 3), ranks,
+                                        kBf16UnitRoundoff),
+                    GradientCheckFailed);
   }
 }
 
 TEST_CASE("the failure names the bucket, its gradients and the sums", "[step_proxy]") {
   const std::vector<Bucket> plan = {{1, 100, 50}, {0, 0, 100}};
   const BucketSums sums{{20.0, 40.0}, {20.0, 20.0}, {20.0, 20.0}};
-  CHECK_THROWS_WITH(judge_gradient_sums(plan, sums, 2, 0x1p-24),
+  CHECK_THROWS_WITH(judge_gradient_sums(plan, sums, 2, kFp32UnitRoundoff),
                     Catch::Contains("bucket 1 of 2 (gradients 0..99, all-reduced after layer 0)") &&
                         Catch::Contains("20 to 20") && Catch::Contains("add up to 40") &&
                         Catch::Contains("deviation 50 %"));
@@ -106,17 +107,18 @@ TEST_CASE("the failure names the bucket, its gradients and the sums", "[step_pro
 
 TEST_CASE("ranks that disagree fail even when one of them is right", "[step_proxy]") {
   const BucketSums sums{{100.0}, {100.0}, {101.0}};
-  CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, sums, 2, 0x1p-24), GradientCheckFailed);
+  CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, sums, 2, kFp32UnitRoundoff), GradientCheckFailed);
 }
 
 TEST_CASE("NaN sums fail; all-zero gradients pass", "[step_proxy]") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, {{10.0}, {nan}, {nan}}, 2, kBf16Unit),
+  CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, {{10.0}, {nan}, {nan}}, 2, kBf16UnitRoundoff),
                   GradientCheckFailed);
-  CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, {{nan}, {10.0}, {10.0}}, 2, kBf16Unit),
+  CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, {{nan}, {10.0}, {10.0}}, 2, kBf16UnitRoundoff),
                   GradientCheckFailed);
-  CHECK(judge_gradient_sums(kOneBucket, {{0.0}, {0.0}, {0.0}}, 2, kBf16Unit).worst_deviation == 0);
-  CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, {{0.0}, {0.0}, {1.0}}, 2, kBf16Unit),
+  CHECK(judge_gradient_sums(kOneBucket, {{0.0}, {0.0}, {0.0}}, 2, kBf16UnitRoundoff)
+            .worst_deviation == 0);
+  CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, {{0.0}, {0.0}, {1.0}}, 2, kBf16UnitRoundoff),
                   GradientCheckFailed);
 }
 

@@ -39,6 +39,19 @@ class Watchdog {
   std::thread thread_;
 };
 
+// A watchdog's abort of what another thread uses under `mutex`: that thread may be blocked inside
+// the very call the abort should end (NCCL connects to its peers on first use), so the abort waits
+// for the lock at most `patience` and otherwise gives up, leaving the resource to the process's
+// exit, which the timeout brings anyway. Returns whether `abort` ran.
+template <class Abort>
+bool abort_when_free(std::timed_mutex& mutex, Abort&& abort,
+                     std::chrono::milliseconds patience = std::chrono::seconds(2)) {
+  std::unique_lock lock(mutex, std::defer_lock);
+  if (!lock.try_lock_for(patience)) return false;
+  abort();
+  return true;
+}
+
 // Arms a watchdog for its lifetime, so an exception cannot leave it armed.
 class ArmedWatch {
  public:
