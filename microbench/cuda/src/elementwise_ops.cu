@@ -29,30 +29,55 @@ unsigned grid_for(std::int64_t vecs) {
 enum class Stage { bias, gelu, bias_gelu };
 
 // InPlace: x overlaps y (the unfused GeLU pass, a GEMM epilogue applied to its output), so x is
-// read with coherent loads.
+// read with coherent loads. Each thread takes kUnroll vectors per pass and issues their loads
+// before the first GeLU: with one 128-bit load in flight per thread the arithmetic between load
+// and store went unhidden (bias+GeLU reached 80 % of the copy bandwidth on 2026-11-29, where
+// SwiGLU, with two loads per thread, reached 96 %). The bias column is carried from vector to
+// vector instead of a 64-bit remainder per vector.
 template <class T, bool InPlace>
 __global__ void bias_gelu_kernel(const T* x, const T* bias, T* y, std::int64_t vecs,
                                  std::int64_t cols, Stage stage) {
   using V = Vec<T>;
+  constexpr int kUnroll = 2;
   const std::int64_t row_vecs = cols / V::width;
-  PERFGATE_GRID_STRIDE(i, vecs) {
-    V v;
-    if constexpr (InPlace) {
-      v.load_plain(x + i * V::width);
-    } else {
-      v.load(x + i * V::width);
-    }
-    if (stage != Stage::gelu) {
-      V b;
-      b.load(bias + (i % row_vecs) * V::width);
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+  const std::int64_t column_step = stride % row_vecs;
+  auto next_column = [&](std::int64_t c) {
+    c += column_step;
+    return c >= row_vecs ? c - row_vecs : c;
+  };
+  std::int64_t first = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  std::int64_t column = first % row_vecs;
+  for (; first < vecs; first += kUnroll * stride) {
+    V v[kUnroll];
+    std::int64_t at[kUnroll], col[kUnroll];
 #pragma unroll
-      for (int j = 0; j < V::width; ++j) v.v[j] += b.v[j];
+    for (int u = 0; u < kUnroll; ++u) {
+      at[u] = first + u * stride;
+      col[u] = u == 0 ? column : next_column(col[u - 1]);
+      if (at[u] >= vecs) continue;
+      if constexpr (InPlace) {
+        v[u].load_plain(x + at[u] * V::width);
+      } else {
+        v[u].load(x + at[u] * V::width);
+      }
     }
-    if (stage != Stage::bias) {
+    column = next_column(col[kUnroll - 1]);
 #pragma unroll
-      for (int j = 0; j < V::width; ++j) v.v[j] = gelu_tanh(v.v[j]);
+    for (int u = 0; u < kUnroll; ++u) {
+      if (at[u] >= vecs) continue;
+      if (stage != Stage::gelu) {
+        V b;
+        b.load(bias + col[u] * V::width);
+#pragma unroll
+        for (int j = 0; j < V::width; ++j) v[u].v[j] += b.v[j];
+      }
+      if (stage != Stage::bias) {
+#pragma unroll
+        for (int j = 0; j < V::width; ++j) v[u].v[j] = gelu_tanh(v[u].v[j]);
+      }
+      v[u].store(y + at[u] * V::width);
     }
-    v.store(y + i * V::width);
   }
 }
 

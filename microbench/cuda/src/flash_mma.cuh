@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "fast_math.cuh"
 #include "perfgate/cuda/traffic_model.hpp"
 
 namespace perfgate::cuda::flash {
@@ -145,7 +146,9 @@ __device__ __forceinline__ int v_fragment_offset(int kk, int dt, int lane, int s
 
 // One m16 tile's online-softmax step over a tile of kN/8 key groups: scores s (this thread's
 // entries of rows g and g + 8) become exp2(s * scale_log2 - running max), the running max and
-// this thread's share of the running sum are updated, and acc (those rows of O) rescaled.
+// this thread's share of the running sum are updated, and acc (those rows of O) rescaled. The
+// exponentials flush subnormal results (a probability below 2^-126 of the row's largest, 1, adds
+// nothing): the IEEE form spends several instructions per exponential on them.
 template <int kN, int D>
 __device__ __forceinline__ void online_softmax(float (&s)[kN][4], float (&row_max)[2],
                                                float (&row_sum)[2], float (&acc)[D / 8][4],
@@ -159,21 +162,26 @@ __device__ __forceinline__ void online_softmax(float (&s)[kN][4], float (&row_ma
     mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
     const float m_new = fmaxf(row_max[r], mx * scale_log2);
     const float m_use = m_new == -INFINITY ? 0.0f : m_new;  // a fully masked row so far
-    const float alpha = exp2f(row_max[r] - m_use);
-    row_max[r] = m_new;
     float sum = 0;
 #pragma unroll
     for (int nt = 0; nt < kN; ++nt) {
-      s[nt][2 * r] = exp2f(s[nt][2 * r] * scale_log2 - m_use);
-      s[nt][2 * r + 1] = exp2f(s[nt][2 * r + 1] * scale_log2 - m_use);
+      s[nt][2 * r] = kernels::exp2_ftz(s[nt][2 * r] * scale_log2 - m_use);
+      s[nt][2 * r + 1] = kernels::exp2_ftz(s[nt][2 * r + 1] * scale_log2 - m_use);
       sum += s[nt][2 * r] + s[nt][2 * r + 1];
     }
-    row_sum[r] = row_sum[r] * alpha + sum;  // this thread's share; the quad is summed at the end
+    // Past the first tiles a row's running max rarely grows: the rescale factor would be exactly
+    // 1 and its D/4 multiplies of the accumulators are skipped (the quad agrees on the max).
+    if (m_new != row_max[r]) {
+      const float alpha = kernels::exp2_ftz(row_max[r] - m_use);
+      row_max[r] = m_new;
+      row_sum[r] *= alpha;
 #pragma unroll
-    for (int dt = 0; dt < D / 8; ++dt) {
-      acc[dt][2 * r] *= alpha;
-      acc[dt][2 * r + 1] *= alpha;
+      for (int dt = 0; dt < D / 8; ++dt) {
+        acc[dt][2 * r] *= alpha;
+        acc[dt][2 * r + 1] *= alpha;
+      }
     }
+    row_sum[r] += sum;  // this thread's share; the quad is summed at the end
   }
 }
 

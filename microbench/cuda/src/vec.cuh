@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "fast_math.cuh"
+
 namespace perfgate::cuda::kernels {
 
 template <class T>
@@ -88,14 +90,17 @@ __device__ __forceinline__ float block_reduce(float x) {
 }
 
 // The tanh approximation of GeLU, written as x * sigmoid(2u) (0.5 * (1 + tanh u) is sigmoid(2u)):
-// one fast exponential instead of tanhf's branches, which made bias+GeLU compute-bound.
+// one exponential and one fast division, not tanhf's branches or an IEEE division's refinement,
+// which made bias+GeLU compute-bound. For very negative x the exponential overflows to infinity
+// and the quotient is the limit, 0.
 __device__ __forceinline__ float gelu_tanh(float x) {
-  const float two_u = 1.5957691216057308f * (x + 0.044715f * x * x * x);  // 2 * sqrt(2/pi) * (...)
-  return x / (1.0f + __expf(-two_u));
+  // 2u log2(e), u = sqrt(2/pi) (x + 0.044715 x^3): e^(-2u) = 2^(-2u log2 e), one multiply.
+  const float two_u_log2e = 2.302208198144325f * (x + 0.044715f * x * x * x);
+  return divide_ftz(x, 1.0f + exp2_ftz(-two_u_log2e));
 }
 
 __device__ __forceinline__ float silu(float x) {
-  return x / (1.0f + __expf(-x));
+  return divide_ftz(x, 1.0f + exp2_ftz(-1.4426950408889634f * x));  // e^-x = 2^(-x log2 e)
 }
 
 }  // namespace perfgate::cuda::kernels
