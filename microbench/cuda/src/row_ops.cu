@@ -12,18 +12,24 @@ namespace kernels {
 namespace {
 
 constexpr int kMaxThreads = 1024;
-constexpr int kMaxVecs = 4;  // per thread; few enough registers for full occupancy
+constexpr int kMaxVecs = 4;  // per thread: a row of up to 4096 vectors in one block's registers
 
-// Just enough warps to hold the row in registers at kMaxVecs vectors per thread.
-unsigned row_threads(std::int64_t vecs) {
-  const std::int64_t threads = (vecs + kMaxVecs - 1) / kMaxVecs;
+// Just enough warps to hold the row in registers at `per_thread` vectors per thread.
+unsigned row_threads(std::int64_t vecs, int per_thread = kMaxVecs) {
+  const std::int64_t threads = (vecs + per_thread - 1) / per_thread;
   return unsigned(std::max<std::int64_t>(32, (threads + 31) / 32 * 32));
+}
+
+// Vectors per thread of a norm's block: kMaxVecs (fewest threads), or one where the row has at
+// most 1024 vectors (most threads: fewer registers per thread, so more resident warps).
+int norm_vectors_per_thread(std::int64_t vecs, RowBlock block) {
+  return block == RowBlock::most_threads && vecs <= kMaxThreads ? 1 : kMaxVecs;
 }
 
 // The row stays in registers as stored 128-bit words (x + r is rounded to T anyway, because the
 // stored residual is what the next layer reads and what is normalised): with fp32 values a
 // 1024-thread block spilled at its 64-register limit.
-template <class T>
+template <class T, int kVecs>
 __global__ void __launch_bounds__(kMaxThreads) norm_residual_kernel(NormArgs a, bool layernorm) {
   using V = Vec<T>;
   const std::int64_t row = blockIdx.x;
@@ -31,10 +37,10 @@ __global__ void __launch_bounds__(kMaxThreads) norm_residual_kernel(NormArgs a, 
   const T* x = static_cast<const T*>(a.x) + row * a.shape.hidden;
   const T* r = a.residual ? static_cast<const T*>(a.residual) + row * a.shape.hidden : nullptr;
   T* h_out = a.residual_out ? static_cast<T*>(a.residual_out) + row * a.shape.hidden : nullptr;
-  uint4 h[kMaxVecs], rw[kMaxVecs];
+  uint4 h[kVecs], rw[kVecs];
   // Every load issued before the first use: several 128-bit requests in flight per thread.
 #pragma unroll
-  for (int i = 0; i < kMaxVecs; ++i) {
+  for (int i = 0; i < kVecs; ++i) {
     const int vi = threadIdx.x + i * int(blockDim.x);
     if (vi < vecs) {
       h[i] = V::load_word(x + vi * V::width);
@@ -43,7 +49,7 @@ __global__ void __launch_bounds__(kMaxThreads) norm_residual_kernel(NormArgs a, 
   }
   float sum = 0, sq = 0;
 #pragma unroll
-  for (int i = 0; i < kMaxVecs; ++i) {
+  for (int i = 0; i < kVecs; ++i) {
     const int vi = threadIdx.x + i * int(blockDim.x);
     if (vi >= vecs) break;
     V hv;
@@ -69,7 +75,7 @@ __global__ void __launch_bounds__(kMaxThreads) norm_residual_kernel(NormArgs a, 
     mean = block_reduce<false>(sum) / n;
     float centred = 0;
 #pragma unroll
-    for (int i = 0; i < kMaxVecs; ++i) {
+    for (int i = 0; i < kVecs; ++i) {
       const int vi = threadIdx.x + i * int(blockDim.x);
       if (vi >= vecs) break;
       V hv;
@@ -83,7 +89,7 @@ __global__ void __launch_bounds__(kMaxThreads) norm_residual_kernel(NormArgs a, 
   }
   T* y = static_cast<T*>(a.y) + row * a.shape.hidden;
 #pragma unroll
-  for (int i = 0; i < kMaxVecs; ++i) {
+  for (int i = 0; i < kVecs; ++i) {
     const int vi = threadIdx.x + i * int(blockDim.x);
     if (vi >= vecs) break;
     V hv, w, b;
@@ -230,7 +236,8 @@ void launch_add(const void* x, const void* r, void* out, std::int64_t elements, 
   PERFGATE_CHECK_LAUNCH("add_kernel");
 }
 
-void norm(Precision p, const NormArgs& a, bool layernorm, bool fused, cudaStream_t s) {
+void norm(Precision p, const NormArgs& a, bool layernorm, bool fused, cudaStream_t s,
+          RowBlock block = RowBlock::fewest_threads) {
   validate_row_shape(a.shape, p);
   dispatch_storage(p, [&](auto tag) {
     using T = decltype(tag);
@@ -242,9 +249,10 @@ void norm(Precision p, const NormArgs& a, bool layernorm, bool fused, cudaStream
       k.residual = nullptr;
       k.residual_out = nullptr;
     }
-    norm_residual_kernel<T>
-        <<<unsigned(a.shape.rows), row_threads(a.shape.hidden / Vec<T>::width), 0, s>>>(k,
-                                                                                        layernorm);
+    const std::int64_t vecs = a.shape.hidden / Vec<T>::width;
+    const int per_thread = norm_vectors_per_thread(vecs, block);
+    auto kernel = per_thread == 1 ? norm_residual_kernel<T, 1> : norm_residual_kernel<T, kMaxVecs>;
+    kernel<<<unsigned(a.shape.rows), row_threads(vecs, per_thread), 0, s>>>(k, layernorm);
     PERFGATE_CHECK_LAUNCH("norm_residual_kernel");
   });
 }
@@ -267,14 +275,14 @@ void validate_row_shape(RowShape s, Precision p) {
                      " elements in " + to_string(p));
 }
 
-void rmsnorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s) {
-  kernels::norm(p, a, false, true, s);
+void rmsnorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s, RowBlock block) {
+  kernels::norm(p, a, false, true, s, block);
 }
 void rmsnorm_residual_unfused(Precision p, const NormArgs& a, cudaStream_t s) {
   kernels::norm(p, a, false, false, s);
 }
-void layernorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s) {
-  kernels::norm(p, a, true, true, s);
+void layernorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s, RowBlock block) {
+  kernels::norm(p, a, true, true, s, block);
 }
 void layernorm_residual_unfused(Precision p, const NormArgs& a, cudaStream_t s) {
   kernels::norm(p, a, true, false, s);

@@ -22,16 +22,33 @@ constexpr float kTheta = 10000.0f;
 using Ptrs = std::vector<void*>;  // inputs..., output, scratch
 
 // One row-shaped family: input sizes, launchers and reference, all in terms of a RowShape.
+// The forms a family runs in: its fused kernel, for the norms also with the row spread over the
+// most threads (RowBlock::most_threads, timed beside the default), and its unfused baseline.
+enum class Form { fused, fused_most_threads, unfused };
+
+const char* variant_name(Form form) {
+  switch (form) {
+    case Form::fused:
+      return "fused";
+    case Form::fused_most_threads:
+      return "fused_most_threads";
+    case Form::unfused:
+      return "unfused";
+  }
+  return "?";
+}
+
 struct RowFamily {
   std::string name;
   std::function<std::vector<std::int64_t>(RowShape)> input_sizes;  // elements per input
-  std::function<void(Precision, bool fused, const Ptrs&, RowShape, cudaStream_t)> launch;
+  std::function<void(Precision, Form, const Ptrs&, RowShape, cudaStream_t)> launch;
   std::function<std::vector<double>(const std::vector<std::vector<float>>&, RowShape, Precision)>
       reference;
   std::function<Traffic(RowShape, Precision)> traffic;
   std::int64_t heads = 1;        // RoPE: rows = tokens * heads
   bool block_per_row = false;    // one block per row, sized to the row (norms, softmax)
   bool writes_residual = false;  // the norms also store h = x + r to the scratch tensor
+  std::vector<Form> forms{Form::fused, Form::unfused};
 };
 
 double silu(double x) {
@@ -72,13 +89,16 @@ std::vector<RowFamily> row_families() {
       if (layernorm) sizes.push_back(s.hidden);
       return sizes;
     };
-    fam.launch = [layernorm](Precision p, bool fused, const Ptrs& d, RowShape s, cudaStream_t st) {
+    fam.launch = [layernorm](Precision p, Form form, const Ptrs& d, RowShape s, cudaStream_t st) {
       const std::size_t out = layernorm ? 4 : 3;
       const NormArgs a{d[0], d[1], d[2], layernorm ? d[3] : nullptr, d[out + 1], d[out], s, kEps};
-      if (layernorm) {
-        fused ? layernorm_residual_fused(p, a, st) : layernorm_residual_unfused(p, a, st);
+      const RowBlock block =
+          form == Form::fused_most_threads ? RowBlock::most_threads : RowBlock::fewest_threads;
+      if (form == Form::unfused) {
+        layernorm ? layernorm_residual_unfused(p, a, st) : rmsnorm_residual_unfused(p, a, st);
       } else {
-        fused ? rmsnorm_residual_fused(p, a, st) : rmsnorm_residual_unfused(p, a, st);
+        layernorm ? layernorm_residual_fused(p, a, st, block)
+                  : rmsnorm_residual_fused(p, a, st, block);
       }
     };
     fam.reference = [layernorm](const auto& in, RowShape s, Precision p) {
@@ -87,6 +107,7 @@ std::vector<RowFamily> row_families() {
     fam.traffic = layernorm ? layernorm_residual_traffic : rmsnorm_residual_traffic;
     fam.block_per_row = true;
     fam.writes_residual = true;
+    fam.forms = {Form::fused, Form::fused_most_threads, Form::unfused};
     return fam;
   };
   f.push_back(norm(false));
@@ -95,9 +116,9 @@ std::vector<RowFamily> row_families() {
   RowFamily softmax;
   softmax.name = "softmax";
   softmax.input_sizes = [](RowShape s) { return std::vector<std::int64_t>{s.rows * s.hidden}; };
-  softmax.launch = [](Precision p, bool fused, const Ptrs& d, RowShape s, cudaStream_t st) {
-    fused ? softmax_fused(p, d[0], d[1], s, st)
-          : softmax_unfused(p, d[0], d[1], static_cast<float*>(d[2]), s, st);
+  softmax.launch = [](Precision p, Form form, const Ptrs& d, RowShape s, cudaStream_t st) {
+    form != Form::unfused ? softmax_fused(p, d[0], d[1], s, st)
+                          : softmax_unfused(p, d[0], d[1], static_cast<float*>(d[2]), s, st);
   };
   softmax.reference = [](const auto& in, RowShape s, Precision) {
     std::vector<double> y(std::size_t(s.rows * s.hidden));
@@ -120,9 +141,9 @@ std::vector<RowFamily> row_families() {
   bias_gelu.input_sizes = [](RowShape s) {
     return std::vector<std::int64_t>{s.rows * s.hidden, s.hidden};
   };
-  bias_gelu.launch = [](Precision p, bool fused, const Ptrs& d, RowShape s, cudaStream_t st) {
-    fused ? bias_gelu_fused(p, d[0], d[1], d[2], s, st)
-          : bias_gelu_unfused(p, d[0], d[1], d[2], s, st);
+  bias_gelu.launch = [](Precision p, Form form, const Ptrs& d, RowShape s, cudaStream_t st) {
+    form != Form::unfused ? bias_gelu_fused(p, d[0], d[1], d[2], s, st)
+                          : bias_gelu_unfused(p, d[0], d[1], d[2], s, st);
   };
   bias_gelu.reference = [](const auto& in, RowShape s, Precision) {
     std::vector<double> y(std::size_t(s.rows * s.hidden));
@@ -136,8 +157,9 @@ std::vector<RowFamily> row_families() {
   RowFamily swiglu;
   swiglu.name = "swiglu";
   swiglu.input_sizes = [](RowShape s) { return std::vector<std::int64_t>{2 * s.rows * s.hidden}; };
-  swiglu.launch = [](Precision p, bool fused, const Ptrs& d, RowShape s, cudaStream_t st) {
-    fused ? swiglu_fused(p, d[0], d[1], s, st) : swiglu_unfused(p, d[0], d[1], s, st);
+  swiglu.launch = [](Precision p, Form form, const Ptrs& d, RowShape s, cudaStream_t st) {
+    form != Form::unfused ? swiglu_fused(p, d[0], d[1], s, st)
+                          : swiglu_unfused(p, d[0], d[1], s, st);
   };
   swiglu.reference = [](const auto& in, RowShape s, Precision) {
     std::vector<double> y(std::size_t(s.rows * s.hidden));
@@ -211,17 +233,17 @@ struct CaseBuffers {
   DeviceBuffer<unsigned char>& scratch() { return tensors.back(); }
 };
 
-void launch_family(const RowFamily& fam, CaseBuffers& b, Precision p, bool fused, RowShape s,
+void launch_family(const RowFamily& fam, CaseBuffers& b, Precision p, Form form, RowShape s,
                    cudaStream_t st) {
   if (fam.name == "rope") {
     const std::int64_t tokens = s.rows / fam.heads;
-    fused ? rope_fused(p, b.ptrs[0], b.rope_table.get(), tokens, b.ptrs[1], tokens, fam.heads,
-                       s.hidden, st)
-          : rope_unfused(p, b.ptrs[0], b.rope_table.get(), tokens, b.ptrs[2], b.ptrs[1], tokens,
-                         fam.heads, s.hidden, st);
+    form != Form::unfused ? rope_fused(p, b.ptrs[0], b.rope_table.get(), tokens, b.ptrs[1], tokens,
+                                       fam.heads, s.hidden, st)
+                          : rope_unfused(p, b.ptrs[0], b.rope_table.get(), tokens, b.ptrs[2],
+                                         b.ptrs[1], tokens, fam.heads, s.hidden, st);
     return;
   }
-  fam.launch(p, fused, b.ptrs, s, st);
+  fam.launch(p, form, b.ptrs, s, st);
 }
 
 // The stored residual h = x + r against the same sum rounded to the storage type (the kernels
@@ -237,9 +259,9 @@ double residual_error(CaseBuffers& b, RowShape s, Precision p) {
 
 // One row per form; the norms' error is the larger of y's and the stored residual's.
 void check_family(Context& ctx, const RowFamily& fam, RowShape s, Precision p) {
-  for (bool fused : {true, false}) {
+  for (Form form : fam.forms) {
     Row row{
-        fam.name, fused ? "fused" : "unfused",
+        fam.name, variant_name(form),
         shape_text({{"rows", s.rows / fam.heads},
                     {fam.heads > 1 ? "heads" : "hidden", fam.heads > 1 ? fam.heads : s.hidden}}),
         to_string(p)};
@@ -250,7 +272,7 @@ void check_family(Context& ctx, const RowFamily& fam, RowShape s, Precision p) {
       // still holds the previous case's correct result.
       b.output().fill(0xFF);
       b.scratch().fill(0xFF);
-      launch_family(fam, b, p, fused, s, ctx.stream());
+      launch_family(fam, b, p, form, s, ctx.stream());
       PERFGATE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
       const auto out = from_storage(b.output().download(), p);
       double error = relative_error(out, fam.reference(b.host, s, p));
@@ -273,10 +295,10 @@ int cold_copies(const Context& ctx, const Traffic& traffic) {
 void time_family(Context& ctx, const RowFamily& fam, RowShape s, Precision p, TimingOptions timing,
                  bool spread) {
   if (!ctx.wants_timing(fam.name, spread)) return;
-  for (bool fused : {true, false}) {
-    if ((ctx.spread_only() || timing.cold) && !fused) continue;
+  for (Form form : fam.forms) {
+    if ((ctx.spread_only() || timing.cold) && form != Form::fused) continue;
     const double mib = double(s.rows * s.hidden) * double(element_bytes(p)) / double(1 << 20);
-    Row row{fam.name, fused ? "fused" : "unfused",
+    Row row{fam.name, variant_name(form),
             shape_text({{"rows", s.rows}, {"hidden", s.hidden}}) + " (" +
                 std::to_string(std::int64_t(mib)) + " MiB)",
             to_string(p)};
@@ -290,7 +312,7 @@ void time_family(Context& ctx, const RowFamily& fam, RowShape s, Precision p, Ti
       ctx.time_row(
           row,
           [&](cudaStream_t st, int rotation) {
-            launch_family(fam, *copies[std::size_t(rotation) % copies.size()], p, fused, s, st);
+            launch_family(fam, *copies[std::size_t(rotation) % copies.size()], p, form, s, st);
           },
           traffic, Bound::memory, timing);
     });
@@ -411,11 +433,14 @@ void run_fused_cases(Context& ctx) {
   // Beyond check_shape (bf16: 128 vectors, one warp). The row kernels size the block to the row,
   // one thread per 4 vectors in whole warps: hidden 8192 bf16 (1024 vectors) is the timed rows'
   // 8 warps, 4352 (544 vectors) 5 warps with the last vector slot partly filled, 32768 (4096
-  // vectors, the limit) 32 warps, as is 16384 in f32. The elementwise kernels cap their grid at
-  // 132 * 32 blocks of 256 threads whatever the SM count (1,081,344 vectors): 2048 x 8192 bf16
-  // is 2,097,152 vectors, so 94% of the threads go round the grid-stride loop twice.
+  // vectors, the limit) 32 warps, as is 16384 in f32; the norms' most-threads form runs 1024,
+  // 544 and (past 1024 vectors, as the default) 1024 threads on them. The elementwise kernels cap
+  // their grid at 132 * 32 blocks of 256 threads whatever the SM count (1,081,344 threads):
+  // 4096 x 4352 bf16 is 2,228,224 vectors, so SwiGLU's threads go round the grid-stride loop
+  // twice (some three times), and bias+GeLU, two vectors a pass, takes a second pass on 3% of
+  // its threads, with its carried bias column off the row start (1,081,344 mod 544 = 416).
   const std::vector<RowShape> block_shapes{{64, 8192}, {64, 4352}, {16, 32768}};
-  const RowShape grid_stride_shape{2048, 8192};
+  const RowShape grid_stride_shape{4096, 4352};
   for (const RowFamily& fam : families) {
     if (ctx.wants(fam.name) && !ctx.spread_only()) {
       check_family(ctx, fam, check_shape, Precision::bf16);

@@ -29,9 +29,17 @@ struct NormArgs {
   RowShape shape;
   float eps;
 };
-void rmsnorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s);
+// How a fused norm spreads a row over its block. fewest_threads: 4 vectors per thread (hidden
+// 8192 bf16: 256 threads, 57 registers on sm_90a, 4 blocks per SM). most_threads: 1 vector per
+// thread where the row has at most 1024 (32 registers: 2048 threads per SM), else as
+// fewest_threads. Both are timed side by side in the device check until a GPU run shows which
+// to keep.
+enum class RowBlock { fewest_threads, most_threads };
+void rmsnorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s,
+                            RowBlock block = RowBlock::fewest_threads);
 void rmsnorm_residual_unfused(Precision p, const NormArgs& a, cudaStream_t s);
-void layernorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s);
+void layernorm_residual_fused(Precision p, const NormArgs& a, cudaStream_t s,
+                              RowBlock block = RowBlock::fewest_threads);
 void layernorm_residual_unfused(Precision p, const NormArgs& a, cudaStream_t s);
 
 // Row softmax. The unfused form needs 2*rows floats of scratch.
