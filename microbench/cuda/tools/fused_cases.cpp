@@ -437,7 +437,7 @@ void run_fused_cases(Context& ctx) {
   // 544 and (past 1024 vectors, as the default) 1024 threads on them. The elementwise kernels cap
   // their grid at 132 * 32 blocks of 256 threads whatever the SM count (1,081,344 threads):
   // 4096 x 4352 bf16 is 2,228,224 vectors, so SwiGLU's threads go round the grid-stride loop
-  // twice (some three times), and bias+GeLU, two vectors a pass, takes a second pass on 3% of
+  // twice (some three times), and bias+GeLU, two vectors a pass, takes a second pass on 6% of
   // its threads, with its carried bias column off the row start (1,081,344 mod 544 = 416).
   const std::vector<RowShape> block_shapes{{64, 8192}, {64, 4352}, {16, 32768}};
   const RowShape grid_stride_shape{4096, 4352};
