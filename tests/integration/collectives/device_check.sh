@@ -3,25 +3,31 @@
 # usage: device_check.sh PERFGATE_COLLECTIVES OUT_DIR
 # One GPU allows one NCCL rank: this checks bootstrap, every collective and datatype with the
 # data check, CUDA-graph replay, the cuBLAS overlap, buckets and the watchdog; not bandwidth.
+# Each run must exit as wanted and print its expected line; the script fails otherwise.
 B=$1
 OUT=$2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 run() { timeout 150 mpirun --oversubscribe -np 1 "$B" --backend nccl "$@"; }
+source "$(dirname "$0")/../device_expect.sh"
+CHECKED="^# Out of bounds values +: 0 OK"
 nvidia-smi -L
 run --collective all -d all -o all -b 1K -e 16M -f 16 -n 5 -w 2 --output "$OUT/all.json" >"$OUT/all.txt" 2>&1
-echo "all: rc=$?"; grep -E "Out of bounds|Skipped" "$OUT/all.txt" | sort | uniq -c
+expect all 0 $? "$CHECKED"
+grep -E "Out of bounds|Skipped" "$OUT/all.txt" | sort | uniq -c
 run -b 8 -e 1G -f 8 -n 20 -w 5 --output "$OUT/ar.json" >"$OUT/ar.txt" 2>&1
-echo "ar: rc=$?"
+expect ar 0 $? "$CHECKED"
 run -G 4 -b 8 -e 1G -f 8 -n 20 -w 5 --output "$OUT/graph.json" >"$OUT/graph.txt" 2>&1
-echo "graph: rc=$?"
+expect graph 0 $? "$CHECKED"
 run --collective broadcast -b 1G -e 1G -n 20 -w 5 >"$OUT/bcast.txt" 2>&1
-echo "bcast: rc=$?"
+expect bcast 0 $? "$CHECKED"
 run --mode overlap -e 256M --gemm-n 4096 -n 20 -w 5 --output "$OUT/overlap.json" >"$OUT/overlap.txt" 2>&1
-echo "overlap: rc=$?"
+expect overlap 0 $? "^# compute alone .* efficiency -?[0-9.]+$"
 run --mode buckets --bucket-total 1G --bucket-min 1M --bucket-max 1G -f 4 -n 1 -w 2 --output "$OUT/buckets.json" >"$OUT/buckets.txt" 2>&1
-echo "buckets: rc=$?"
+expect buckets 0 $? "^# Best bucket: [0-9]+ B$"
 start=$(date +%s)
-run -b 1M -e 1M -n 2 -w 1 --delay-rank 0 --delay-us 20000000 --timeout-s 2 --output "$OUT/hang.json" >"$OUT/hang.txt" 2>"$OUT/hang.err"
-echo "hang: rc=$? after $(( $(date +%s) - start )) s"
+run -b 1M -e 1M -n 2 -w 1 --delay-rank 0 --delay-us 20000000 --timeout-s 2 --output "$OUT/hang.json" >"$OUT/hang.txt" 2>&1
+expect hang 5 $? "watchdog: .* did not complete within 2 s"
+echo "hang: ended after $(( $(date +%s) - start )) s (2 s watchdog)"
+expect_file hang "$OUT/hang.json" present  # the partial document, with the timed-out case
 for f in "$OUT"/*.txt; do echo "=== $f"; tail -n 40 "$f"; done
-cat "$OUT/hang.err"
+device_verdict collectives

@@ -13,19 +13,7 @@ B=$1
 OUT=$2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 run() { timeout 200 mpirun --oversubscribe -np 1 "$B" --backend cuda "$@"; }
-# expect NAME WANTED_RC RC [PATTERN...]: one line per run; the script fails if any run did not
-# exit as wanted or its output (NAME.txt) lacks a PATTERN.
-failures=0
-expect() {
-  local name=$1 wanted=$2 rc=$3 verdict=ok pattern
-  shift 3
-  [ "$rc" -eq "$wanted" ] || verdict="FAIL (exit $rc, $wanted wanted)"
-  for pattern in "$@"; do
-    grep -qE -- "$pattern" "$OUT/$name.txt" || verdict="$verdict; FAIL (no '$pattern')"
-  done
-  [ "$verdict" = ok ] || failures=$((failures + 1))
-  echo "$name: ${verdict#ok; }"
-}
+source "$(dirname "$0")/../device_expect.sh"
 nvidia-smi -L
 CHECKED="^# gradient check: [0-9]+ buckets summed over 1 ranks"
 MODEL="^# model check: gradients within"  # tiny shapes only: the host recomputes them
@@ -48,13 +36,13 @@ expect delay 0 $?
 run --layers 24 --hidden 4096 --heads 32 --seq 2048 --batch 512 --output "$OUT/too-large.json" \
   >"$OUT/too-large.txt" 2>&1
 expect too-large 2 $? "^perfgate-step-proxy: --batch 512: the model needs about"
-[ ! -e "$OUT/too-large.json" ] || { echo "too-large: FAIL (a document was written)"; failures=$((failures + 1)); }
+expect_file too-large "$OUT/too-large.json" absent
 start=$(date +%s)
 run --delay-rank 0 --delay-us 20000000 --timeout-s 2 --warmup 0 --iters 1 --repetitions 1 \
   --output "$OUT/hang.json" >"$OUT/hang.txt" 2>&1
 expect hang 5 $? "watchdog: a training step on rank 0"
 echo "hang: ended after $(( $(date +%s) - start )) s (2 s watchdog)"
-[ ! -e "$OUT/hang.json" ] || { echo "hang: FAIL (a document was written)"; failures=$((failures + 1)); }
+expect_file hang "$OUT/hang.json" absent
 for f in "$OUT"/*.txt; do echo "=== $f"; tail -n 20 "$f"; done
 python3 - "$OUT" <<'PY'
 import json, os, sys
@@ -80,5 +68,4 @@ large, delay = parts("large.json"), parts("delay.json")
 if large and delay:
     print("delay adds %.0f us of compute (5000 expected)" % (delay["compute_time"] - large["compute_time"]))
 PY
-echo "step-proxy device check: $failures failed"
-[ "$failures" -eq 0 ]
+device_verdict step-proxy
