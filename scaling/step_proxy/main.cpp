@@ -2,7 +2,7 @@
 // gradient all-reduce overlapped with the backward pass) reporting the step-time decomposition.
 // Exit codes (perfgate/core/exit_codes.hpp): 0 ok, 1 regression (the gradient check found an
 // all-reduce that did not sum the gradients), 2 usage or tool error, 4 no_device
-// (--backend cuda found no CUDA device on some rank), 5 watchdog_timeout (a cuda step did not
+// (--backend cuda found no CUDA device on some rank), 5 watchdog_timeout (a step did not
 // complete within --timeout-s).
 #include <unistd.h>
 
@@ -14,6 +14,7 @@
 #include <mpi.h>
 #include <CLI/CLI.hpp>
 
+#include "perfgate/collectives/watchdog.hpp"
 #include "perfgate/core/document.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/microbench/kernels/gemm.hpp"
@@ -38,7 +39,7 @@ struct Options {
   long long bucket_bytes = 64 * 1024;
   int warmup = 2, iters = 5, repetitions = 3, delay_rank = -1, skip_bucket = -1;
   double delay_us = 0, straggler_margin = 0.10;
-  double timeout_s = 300;  // cuda backend: watchdog seconds per step
+  double timeout_s = 300;  // watchdog seconds per step (0: off)
 };
 
 std::string this_node() {
@@ -93,6 +94,15 @@ StepConfig step_config(const Options& o, int rank) {
   return {o.bucket_bytes, rank == o.delay_rank ? o.delay_us : 0.0, o.skip_bucket};
 }
 
+// A step hung on this rank (on the GPU the communicator is already aborted, so the peers' waits
+// end too): say what hung and leave with the watchdog's exit code.
+[[noreturn]] void on_step_timeout(const std::string& what, double timeout_s) {
+  std::fprintf(stderr, "perfgate-step-proxy: watchdog: %s did not complete within %g s\n",
+               what.c_str(), timeout_s);
+  std::fflush(stderr);
+  std::_Exit(perfgate::exit_code::watchdog_timeout);
+}
+
 RankMeasurement measure_cpu(const Options& o, int rank) {
   RankMeasurement m;
   m.compute_note =
@@ -103,15 +113,25 @@ RankMeasurement measure_cpu(const Options& o, int rank) {
   TransformerStack model(o.shape);
   CommThread comm(MPI_COMM_WORLD);
   const StepConfig config = step_config(o, rank);
-  for (int i = 0; i < o.warmup; ++i) run_step(model, comm, o.shape, config);
+  // MPI cannot abort one communicator: a rank whose step (its all-reduces included) overruns
+  // --timeout-s exits, and the launcher then stops the others.
+  perfgate::collectives::Watchdog watchdog(o.timeout_s, [&o, rank] {
+    on_step_timeout("a training step on rank " + std::to_string(rank) + " (" + this_node() + ")",
+                    o.timeout_s);
+  });
+  auto watched_step = [&](GradientSums* sums) {
+    const perfgate::collectives::ArmedWatch armed(watchdog);
+    return run_step(model, comm, o.shape, config, sums);
+  };
+  for (int i = 0; i < o.warmup; ++i) watched_step(nullptr);
   GradientSums sums;  // one untimed step proves the all-reduce summed every bucket
-  run_step(model, comm, o.shape, config, &sums);
+  watched_step(&sums);
   m.gradient_check =
       check_gradient_sums(MPI_COMM_WORLD, step_buckets(o.shape, config.bucket_bytes, sizeof(float)),
                           sums, kFp32UnitRoundoff);
   for (int rep = 0; rep < o.repetitions; ++rep) {
     StepTimes sum;
-    for (int i = 0; i < o.iters; ++i) sum += run_step(model, comm, o.shape, config);
+    for (int i = 0; i < o.iters; ++i) sum += watched_step(nullptr);
     const double n = o.iters;
     add_times(m, {sum.step_us / n, sum.compute_us / n, sum.comm_us / n, sum.exposed_us / n});
   }
@@ -120,14 +140,6 @@ RankMeasurement measure_cpu(const Options& o, int rank) {
 }
 
 #ifdef PERFGATE_HAVE_NCCL
-// NCCL's bootstrap or a step hung on this rank: the communicator, if any, is already aborted (so
-// the peers' waits end too); say what hung and leave with the watchdog's exit code.
-[[noreturn]] void on_cuda_timeout(const std::string& what, double timeout_s) {
-  std::fprintf(stderr, "perfgate-step-proxy: watchdog: %s did not complete within %g s\n",
-               what.c_str(), timeout_s);
-  std::fflush(stderr);
-  std::_Exit(perfgate::exit_code::watchdog_timeout);
-}
 
 // The GPU counterpart of measure_cpu.
 RankMeasurement measure_cuda(const Options& o, int rank, int size) {
@@ -138,7 +150,7 @@ RankMeasurement measure_cuda(const Options& o, int rank, int size) {
   config.iters = o.iters;
   config.repetitions = o.repetitions;
   config.timeout_s = o.timeout_s;
-  config.on_timeout = [&o](const std::string& what) { on_cuda_timeout(what, o.timeout_s); };
+  config.on_timeout = [&o](const std::string& what) { on_step_timeout(what, o.timeout_s); };
   const CudaProxyResult r = run_cuda_proxy(config, rank, size);
   RankMeasurement m;
   for (const StepTimes& t : r.per_repetition) add_times(m, t);
@@ -227,7 +239,8 @@ int main(int argc, char** argv) {
                  "test option: never all-reduce this gradient bucket (0: the first launched), "
                  "so that the gradient check fails");
   app.add_option("--timeout-s", o.timeout_s,
-                 "cuda backend: seconds one step may take before NCCL is aborted (0: off)")
+                 "seconds one step may take before the job ends with exit 5 (cuda backend: "
+                 "NCCL is aborted first; 0: off)")
       ->check(CLI::NonNegativeNumber);
   try {
     app.parse(argc, argv);
