@@ -171,17 +171,19 @@ __device__ __forceinline__ void online_softmax(float (&s)[kN][4], float (&row_ma
     }
     // Past the first tiles a row's running max rarely grows: the rescale factor would be exactly
     // 1 and its D/4 multiplies of the accumulators are skipped (the quad agrees on the max).
+    // row_sum is this thread's share; the quad is summed at the end.
     if (m_new != row_max[r]) {
       const float alpha = kernels::exp2_ftz(row_max[r] - m_use);
       row_max[r] = m_new;
-      row_sum[r] *= alpha;
+      row_sum[r] = fmaf(row_sum[r], alpha, sum);  // one rounding, as before the skip
 #pragma unroll
       for (int dt = 0; dt < D / 8; ++dt) {
         acc[dt][2 * r] *= alpha;
         acc[dt][2 * r + 1] *= alpha;
       }
+    } else {
+      row_sum[r] += sum;
     }
-    row_sum[r] += sum;  // this thread's share; the quad is summed at the end
   }
 }
 

@@ -23,7 +23,8 @@ using Ptrs = std::vector<void*>;  // inputs..., output, scratch
 
 // One row-shaped family: input sizes, launchers and reference, all in terms of a RowShape.
 // The forms a family runs in: its fused kernel, for the norms also with the row spread over the
-// most threads (RowBlock::most_threads, timed beside the default), and its unfused baseline.
+// most threads (RowBlock::most_threads: checked, and timed hot and replayed beside the default;
+// the cold rows and the run-to-run spread keep the default only), and its unfused baseline.
 enum class Form { fused, fused_most_threads, unfused };
 
 const char* variant_name(Form form) {
