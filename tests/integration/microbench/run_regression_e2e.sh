@@ -6,11 +6,13 @@ SUITES="$TEST_DATA/microbench/suites.toml"
 DB="$WORK/store.db"
 expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite tiny --db "$DB" --output "$WORK/base.json" --branch main
 base=$(python3 -c "import json;d=json.load(open('$WORK/base.json'));p=d['perfgate'];print(p.get('run',p)['uuid'])")
-PERFGATE_TEST_SLOWDOWN=softmax:3 expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite tiny --db "$DB" \
+PERFGATE_TEST_SLOWDOWN=softmax:8 expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite tiny --db "$DB" \
   --output "$WORK/cand.json" --branch main
 cand=$(python3 -c "import json;d=json.load(open('$WORK/cand.json'));p=d['perfgate'];print(p.get('run',p)['uuid'])")
-# Separate processes of these toy cases can differ by tens of percent (bimodal cache states):
-# a 100 % floor keeps the untouched family quiet while the 3x slowdown (+200 %) stays beyond it.
+# Separate processes of these toy cases can differ by tens of percent (bimodal cache states), and
+# under AddressSanitizer on a loaded machine a 3x slowdown once measured +99 %: a 100 % floor
+# keeps the untouched family quiet while the 8x slowdown (+700 %) stays beyond it even if the two
+# processes differ by a factor of 3.
 expect_exit 1 "$PERFGATE" compare --db "$DB" --floor 1.0 "$base" "$cand"
 expect_in out 'REGRESSION'
 expect_in out 'softmax'
