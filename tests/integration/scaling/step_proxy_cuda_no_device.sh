@@ -2,13 +2,9 @@
 # perfgate-step-proxy --backend cuda where no GPU is visible (CUDA_VISIBLE_DEVICES empty, so it
 # holds on GPU machines too): one clear line from rank 0, exit 4 (no_device, not the usage code
 # 2), no document; a shape the GPU path cannot take is refused before MPI starts (exit 2).
-source "$(dirname "$0")/../lib.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
+source "$(dirname "$0")/step_proxy_env.sh"
 export CUDA_VISIBLE_DEVICES=
-PROXY="$BUILD_DIR/scaling/step_proxy/perfgate-step-proxy"
-[ -x "$PROXY" ] || fail "perfgate-step-proxy is not built at $PROXY"
-SHAPE=(--layers 2 --hidden 64 --heads 4 --seq 32 --batch 2)
+SHAPE=("${TINY[@]}")
 
 for np in 1 2; do
   expect_exit 4 timeout 120 mpirun --oversubscribe -np "$np" -x CUDA_VISIBLE_DEVICES "$PROXY" --backend cuda \

@@ -2,13 +2,8 @@
 # perfgate-step-proxy's gradient check over real mpirun ranks: a whole run reports every bucket
 # summed; a bucket that is never all-reduced (--skip-bucket) fails the run with one line from
 # rank 0 naming it, exit 1 (a data check failed) and no document.
-source "$(dirname "$0")/../lib.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
-PROXY="$BUILD_DIR/scaling/step_proxy/perfgate-step-proxy"
-[ -x "$PROXY" ] || fail "perfgate-step-proxy is not built at $PROXY"
-# 2 layers of 12·64² gradients in 64 KiB fp32 buckets: 6 buckets.
-SHAPE=(--layers 2 --hidden 64 --heads 4 --seq 32 --batch 2 --warmup 1 --iters 2 --repetitions 2)
+source "$(dirname "$0")/step_proxy_env.sh"
+SHAPE=("${TINY[@]}" --warmup 1 --iters 2 --repetitions 2)  # 6 buckets
 MPIRUN=(timeout 120 mpirun --oversubscribe -np 2 -x ASAN_OPTIONS=detect_leaks=0)
 
 expect_exit 0 "${MPIRUN[@]}" "$PROXY" "${SHAPE[@]}" --output "$WORK/ok.json"

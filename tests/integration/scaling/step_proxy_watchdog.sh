@@ -3,12 +3,8 @@
 # --timeout-s pass; a rank whose step overruns it (a 30 s straggler delay against 2 s: rank 1
 # sleeps, rank 0 waits in its all-reduce) ends the job with exit 5, a line naming the step, rank
 # and host, and no document. Without the watchdog the run would end after the delays with exit 0.
-source "$(dirname "$0")/../lib.sh"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
-PROXY="$BUILD_DIR/scaling/step_proxy/perfgate-step-proxy"
-[ -x "$PROXY" ] || fail "perfgate-step-proxy is not built at $PROXY"
-SHAPE=(--layers 2 --hidden 64 --heads 4 --seq 32 --batch 2 --warmup 1 --iters 2 --repetitions 1)
+source "$(dirname "$0")/step_proxy_env.sh"
+SHAPE=("${TINY[@]}" --warmup 1 --iters 2 --repetitions 1)
 MPIRUN=(timeout 200 mpirun --oversubscribe -np 2 -x ASAN_OPTIONS=detect_leaks=0)
 
 expect_exit 0 "${MPIRUN[@]}" "$PROXY" "${SHAPE[@]}" --timeout-s 2 --output "$WORK/ok.json"
