@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "perfgate/core/byte_size.hpp"
 #include "perfgate/core/error.hpp"
 
 namespace perfgate::scaling {
@@ -35,32 +37,19 @@ std::string ScalePoint::label() const {
   return fmt::format("N{}xR{}", nodes, ranks_per_node);
 }
 
-long long parse_size(const std::string& text, const std::string& what) {
-  std::size_t pos = 0;
-  long long value = -1;
-  try {
-    value = std::stoll(text, &pos);
-  } catch (const std::exception&) {
-    throw InputError(fmt::format("{}: '{}' is not a size (e.g. 8, 64K, 1M, 2G)", what, text));
-  }
-  std::string suffix = text.substr(pos);
-  long long mult = 1;
-  if (suffix == "K" || suffix == "k")
-    mult = 1024;
-  else if (suffix == "M" || suffix == "m")
-    mult = 1024LL * 1024;
-  else if (suffix == "G" || suffix == "g")
-    mult = 1024LL * 1024 * 1024;
-  else if (!suffix.empty())
-    throw InputError(fmt::format("{}: '{}' has an unknown suffix (K, M or G)", what, text));
-  if (value <= 0) throw InputError(fmt::format("{}: size '{}' must be positive", what, text));
-  return value * mult;
-}
-
 namespace {
+
+// A size string of a plan ("1M"): at least one byte.
+long long positive_size(const std::string& text, const std::string& what) {
+  const std::uint64_t bytes = parse_byte_size(text, what);
+  if (bytes == 0) throw InputError(fmt::format("{}: size '{}' must be positive", what, text));
+  return static_cast<long long>(bytes);  // parse_byte_size stops at 2^63 - 1
+}
 
 const std::set<std::string> kCollectives{"all_reduce", "all_gather", "reduce_scatter", "broadcast",
                                          "reduce",     "alltoall",   "sendrecv"};
+
+constexpr long long kLargestInt = std::numeric_limits<int>::max();
 
 // Reads one [[sweep]] table; every error names file:line and the key.
 class TableReader {
@@ -68,14 +57,26 @@ class TableReader {
   TableReader(const toml::table& t, std::string source) : t_(t), source_(std::move(source)) {}
 
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
+    throw InputError(fmt::format("{}: {}: {}", location(key), key, problem));
+  }
+  // "file:line" of `key`, or of the table when the key is absent.
+  std::string location(const std::string& key) const {
     const toml::node* n = t_.get(key);
-    const auto line = n ? n->source().begin.line : t_.source().begin.line;
-    throw InputError(fmt::format("{}:{}: {}: {}", source_, line, key, problem));
+    return fmt::format("{}:{}", source_, n ? n->source().begin.line : t_.source().begin.line);
   }
   const std::string& source() const { return source_; }
   std::string where() const { return fmt::format("{}:{}", source_, t_.source().begin.line); }
 
   bool has(const std::string& key) const { return t_.contains(key); }
+
+  // A size string under `key` ("1M"): the byte-size parser's message, after file:line.
+  long long size(const std::string& key, const std::string& text) const {
+    try {
+      return positive_size(text, key);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: {}", location(key), e.what()));
+    }
+  }
 
   std::string text(const std::string& key, std::string fallback) const {
     const toml::node* n = t_.get(key);
@@ -84,13 +85,20 @@ class TableReader {
     return std::string(*n->value<std::string>());
   }
 
-  long long integer(const std::string& key, long long fallback, long long min) const {
+  long long integer(const std::string& key, long long fallback, long long min,
+                    long long max = kLargestInt) const {
     const toml::node* n = t_.get(key);
     if (!n) return fallback;
     if (!n->is_integer()) fail(key, "expected an integer");
     const long long v = *n->value<long long>();
     if (v < min) fail(key, fmt::format("must be at least {}", min));
+    if (v > max) fail(key, fmt::format("must be at most {}", max));
     return v;
+  }
+
+  // Counts the plan keeps as int (ranks, iterations, model dimensions) stop at INT_MAX.
+  int count(const std::string& key, int fallback, int min) const {
+    return static_cast<int>(integer(key, fallback, min));
   }
 
   std::vector<long long> integers(const std::string& key, long long min) const {
@@ -104,6 +112,7 @@ class TableReader {
       if (!n.is_integer()) fail(key, "expected an array of integers");
       const long long v = *n.value<long long>();
       if (v < min) fail(key, fmt::format("{} is below {}", v, min));
+      if (v > kLargestInt) fail(key, fmt::format("{} is above {}", v, kLargestInt));
       out.push_back(v);
     }
     if (out.empty()) fail(key, "must not be empty");
@@ -122,11 +131,7 @@ class TableReader {
       if (n.is_integer() && *n.value<long long>() > 0) {
         out.push_back(*n.value<long long>());
       } else if (n.is_string()) {
-        try {
-          out.push_back(parse_size(*n.value<std::string>(), key));
-        } catch (const InputError& e) {
-          fail(key, e.what());
-        }
+        out.push_back(size(key, *n.value<std::string>()));
       } else {
         fail(key, "expected positive integers or strings like \"1M\"");
       }
@@ -201,24 +206,24 @@ Workload read_workload(const TableReader& r) {
       proxy ? std::set<std::string>{"cpu", "cuda"} : std::set<std::string>{"mpi", "nccl", "auto"};
   if (!backends.count(w.backend)) r.fail("backend", fmt::format("unknown backend '{}'", w.backend));
   if (auto s = r.sizes("sizes"); !s.empty()) w.sizes = s;
-  w.iters = static_cast<int>(r.integer("iters", w.iters, 1));
-  w.warmup = static_cast<int>(r.integer("warmup", w.warmup, 0));
-  w.repetitions = static_cast<int>(r.integer("repetitions", w.repetitions, 1));
+  w.iters = r.count("iters", w.iters, 1);
+  w.warmup = r.count("warmup", w.warmup, 0);
+  w.repetitions = r.count("repetitions", w.repetitions, 1);
   w.extra_args = r.strings("args");
   if (const toml::table* p = r.sub("model")) {
     if (!proxy) r.fail("model", "only the step_proxy workload has a model");
     const TableReader m(*p, r.source());
     m.reject_unknown({"layers", "hidden", "heads", "seq", "batch", "bucket_bytes"});
-    w.proxy.layers = static_cast<int>(m.integer("layers", w.proxy.layers, 1));
-    w.proxy.hidden = static_cast<int>(m.integer("hidden", w.proxy.hidden, 8));
-    w.proxy.heads = static_cast<int>(m.integer("heads", w.proxy.heads, 1));
-    w.proxy.seq = static_cast<int>(m.integer("seq", w.proxy.seq, 1));
-    w.proxy.batch = static_cast<int>(m.integer("batch", w.proxy.batch, 1));
+    w.proxy.layers = m.count("layers", w.proxy.layers, 1);
+    w.proxy.hidden = m.count("hidden", w.proxy.hidden, 8);
+    w.proxy.heads = m.count("heads", w.proxy.heads, 1);
+    w.proxy.seq = m.count("seq", w.proxy.seq, 1);
+    w.proxy.batch = m.count("batch", w.proxy.batch, 1);
     if (m.has("bucket_bytes")) {
       const toml::node* n = p->get("bucket_bytes");
-      w.proxy.bucket_bytes = n->is_string()
-                                 ? parse_size(*n->value<std::string>(), "model.bucket_bytes")
-                                 : m.integer("bucket_bytes", 0, 1);
+      w.proxy.bucket_bytes =
+          n->is_string() ? m.size("bucket_bytes", *n->value<std::string>())
+                         : m.integer("bucket_bytes", 0, 1, std::numeric_limits<long long>::max());
     }
     if (w.proxy.hidden % w.proxy.heads != 0) m.fail("heads", "must divide hidden");
   }
@@ -228,11 +233,15 @@ Workload read_workload(const TableReader& r) {
 std::vector<ScalePoint> read_points(const TableReader& r) {
   std::vector<long long> nodes = r.integers("nodes", 1);
   if (nodes.empty()) nodes = {1};
-  const int rpn = static_cast<int>(r.integer("ranks_per_node", 1, 1));
-  const int gpn = static_cast<int>(r.integer("gpus_per_node", 0, 0));
+  const int rpn = r.count("ranks_per_node", 1, 1);
+  const int gpn = r.count("gpus_per_node", 0, 0);
   std::sort(nodes.begin(), nodes.end());
   if (std::adjacent_find(nodes.begin(), nodes.end()) != nodes.end())
     r.fail("nodes", "repeats a value");
+  // MPI numbers ranks with an int: the largest point must fit one.
+  if (nodes.back() * rpn > kLargestInt)
+    r.fail("ranks_per_node", fmt::format("{} nodes of {} ranks is more than {} ranks", nodes.back(),
+                                         rpn, kLargestInt));
   std::vector<ScalePoint> points;
   for (long long n : nodes) points.push_back({static_cast<int>(n), rpn, gpn});
   return points;
@@ -253,7 +262,7 @@ SweepPlan read_plan(const toml::table& t, const std::string& source) {
   plan.mode = mode == "weak" ? ScalingMode::weak : ScalingMode::strong;
   plan.points = read_points(r);
   plan.env = r.string_table("env");
-  plan.point_timeout_s = static_cast<int>(r.integer("point_timeout_s", plan.point_timeout_s, 1));
+  plan.point_timeout_s = r.count("point_timeout_s", plan.point_timeout_s, 1);
   return plan;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "perfgate/collectives/size_sweep.hpp"
+#include "perfgate/core/byte_size.hpp"
 #include "perfgate/core/error.hpp"
 
 namespace perfgate::collectives {
@@ -114,6 +115,22 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
                  "test option: how long --delay-rank sleeps (microseconds)");
 }
 
+namespace {
+
+// buckets mode times the bucket sizes from --bucket-min to --bucket-max that hold at least one
+// element and fit in the volume; a range with none would end the run with nothing measured.
+void check_bucket_range(const Options& o) {
+  const DataType dtype = o.datatypes.front();
+  for (std::size_t bucket : size_sweep(o.bucket_min, o.bucket_max, o.step_factor))
+    if (bucket >= type_size(dtype) && bucket <= o.bucket_total) return;
+  throw InputError(fmt::format(
+      "--bucket-total: {} B holds no bucket from --bucket-min {} B to --bucket-max {} B (a bucket "
+      "must fit in the volume and hold one {} element)",
+      o.bucket_total, o.bucket_min, o.bucket_max, type_name(dtype)));
+}
+
+}  // namespace
+
 void finish_options(Options& o, const RawOptions& raw) {
   o.mode = parse_mode(raw.mode);
   o.collectives = parse_list<Collective>(raw.collectives, all_collectives(), collective_from_string,
@@ -121,13 +138,14 @@ void finish_options(Options& o, const RawOptions& raw) {
   o.datatypes =
       parse_list<DataType>(raw.datatypes, all_datatypes(), datatype_from_string, "--datatype");
   o.ops = parse_list<ReduceOp>(raw.ops, all_reduce_ops(), reduce_op_from_string, "--op");
-  o.min_bytes = parse_size(raw.min_bytes, "--minbytes");
-  o.max_bytes = parse_size(raw.max_bytes, "--maxbytes");
+  o.min_bytes = parse_byte_size(raw.min_bytes, "--minbytes");
+  o.max_bytes = parse_byte_size(raw.max_bytes, "--maxbytes");
   size_sweep(o.min_bytes, o.max_bytes, o.step_factor);  // validates the range
-  o.bucket_total = parse_size(raw.bucket_total, "--bucket-total");
-  o.bucket_min = parse_size(raw.bucket_min, "--bucket-min");
-  o.bucket_max = parse_size(raw.bucket_max, "--bucket-max");
+  o.bucket_total = parse_byte_size(raw.bucket_total, "--bucket-total");
+  o.bucket_min = parse_byte_size(raw.bucket_min, "--bucket-min");
+  o.bucket_max = parse_byte_size(raw.bucket_max, "--bucket-max");
   size_sweep(o.bucket_min, o.bucket_max, o.step_factor);
+  if (o.mode == Mode::buckets) check_bucket_range(o);
   o.straggler_margin = parse_margin(raw.margin);
   if (raw.check != 0 && raw.check != 1) throw InputError("--check: must be 0 or 1");
   o.check = raw.check == 1;

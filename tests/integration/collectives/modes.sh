@@ -20,6 +20,14 @@ assert times[int(best[0]["params"]["bucket_bytes"])] == min(times.values())
 assert doc["perfgate"]["run"]["metadata"]["collectives"]["best_bucket_bytes"] == int(best[0]["params"]["bucket_bytes"])
 PY
 
+# A volume smaller than every bucket of the range would time nothing: a usage error naming the
+# options, not an empty document with exit 0 (as it was until 2026-12-01).
+expect_exit 2 run_collectives 2 --backend mpi --mode buckets --bucket-total 256K -n 1 -w 1 \
+  --output "$WORK/no_buckets.json"
+expect_in err '^perfgate-collectives: --bucket-total: 262144 B holds no bucket from --bucket-min 1048576 B to --bucket-max 67108864 B'
+[ "$(grep -c '^perfgate-collectives:' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "expected one line from rank 0"; }
+[ ! -e "$WORK/no_buckets.json" ] || fail "a document was written for a bad command line"
+
 expect_exit 0 run_collectives 2 --backend mpi --mode overlap -e 256K --gemm-n 96 -n 4 -w 1 --output "$WORK/overlap.json"
 expect_in out '^# compute alone [0-9.]+ us, comm alone [0-9.]+ us, both [0-9.]+ us, efficiency -?[0-9.]+$'
 python3 - "$WORK/overlap.json" <<'PY' || fail "overlap document"

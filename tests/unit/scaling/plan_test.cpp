@@ -78,6 +78,28 @@ TEST_CASE("plan errors name file, line and key") {
   CHECK(error_of("title = 1\n") == "plan.toml: sweep: no [[sweep]] tables");
 }
 
+TEST_CASE("plan numbers past what the sweep can hold are refused, not wrapped") {
+  const std::string head = "[[sweep]]\nname = \"x\"\nworkload = \"all_reduce\"\n";
+  // Once a signed overflow in the size parser; now the shared byte-size parser's limit.
+  CHECK_THAT(error_of(head + "sizes = [\"8589934592G\"]\n"),
+             Catch::StartsWith("plan.toml:4: sizes: '8589934592G' is more than the largest"));
+  CHECK(error_of(head + "sizes = [\"0K\"]\n") == "plan.toml:4: sizes: size '0K' must be positive");
+  // Counts are ints: 4294967297 once became 1 iteration.
+  CHECK(error_of(head + "iters = 4294967297\n") ==
+        "plan.toml:4: iters: must be at most 2147483647");
+  CHECK(error_of(head + "nodes = [1, 4294967296]\n") ==
+        "plan.toml:4: nodes: 4294967296 is above 2147483647");
+  CHECK(error_of(head + "nodes = [1, 65536]\nranks_per_node = 65536\n") ==
+        "plan.toml:5: ranks_per_node: 65536 nodes of 65536 ranks is more than 2147483647 ranks");
+  CHECK(error_of("[[sweep]]\nname = \"p\"\nworkload = \"step_proxy\"\n[sweep.model]\n"
+                 "bucket_bytes = \"9007199254740992K\"\n")
+            .find("plan.toml:5: bucket_bytes: '9007199254740992K' is more than the largest size") ==
+        0);
+  CHECK(parse_plan_text(head + "nodes = [32768]\nranks_per_node = 65535\n", "p")[0]
+            .points[0]
+            .ranks() == 2147450880);
+}
+
 TEST_CASE("find_plan names the plans it has") {
   const auto plans = parse_plan_text("[[sweep]]\nname = \"a\"\nworkload = \"overlap\"\n", "p.toml");
   CHECK(find_plan(plans, "a").workload.kind == WorkloadKind::overlap);

@@ -57,7 +57,4 @@ std::vector<SweepPlan> parse_plan_text(const std::string& text, const std::strin
 // The plan called `name`; throws InputError listing the names present.
 const SweepPlan& find_plan(const std::vector<SweepPlan>& plans, const std::string& name);
 
-// "1M" / "64K" / "8" / "2G" (powers of 1024); throws InputError naming `what`.
-long long parse_size(const std::string& text, const std::string& what);
-
 }  // namespace perfgate::scaling
