@@ -1,6 +1,7 @@
 #include "perfgate/scaling/batch_script.hpp"
 
-#include <regex>
+#include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -28,6 +29,19 @@ srun @SRUN_OPTIONS@ @PROGRAM@
 
 namespace {
 
+// Names are checked character by character: std::regex would recurse once per character, and
+// neither an environment key from a plan nor the text between two '@' of a template is bounded.
+bool is_env_name(const std::string& s) {
+  const auto word = [](unsigned char c) { return std::isalnum(c) || c == '_'; };
+  return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
+         std::all_of(s.begin(), s.end(), word);
+}
+
+bool is_placeholder_name(const std::string& s) {
+  const auto upper = [](unsigned char c) { return (c >= 'A' && c <= 'Z') || c == '_'; };
+  return !s.empty() && std::all_of(s.begin(), s.end(), upper);
+}
+
 std::string joined_quoted(const std::vector<std::string>& args) {
   std::string out;
   for (const auto& a : args) out += (out.empty() ? "" : " ") + detail::shell_quote(a);
@@ -38,10 +52,9 @@ std::string joined_quoted(const std::vector<std::string>& args) {
 
 std::string render_batch_script(const std::string& tmpl, const BatchScriptInput& in,
                                 const std::string& template_source) {
-  static const std::regex env_name("[A-Za-z_][A-Za-z0-9_]*");
   std::string exports;
   for (const auto& [k, v] : in.env) {
-    if (!std::regex_match(k, env_name))
+    if (!is_env_name(k))
       throw InputError(fmt::format("env: '{}' is not a valid environment variable name", k));
     exports += fmt::format("export {}={}\n", k, detail::shell_quote(v));
   }
@@ -69,8 +82,7 @@ std::string render_batch_script(const std::string& tmpl, const BatchScriptInput&
     const auto end = tmpl.find('@', start + 1);
     const std::string name =
         end == std::string::npos ? "" : tmpl.substr(start + 1, end - start - 1);
-    const bool placeholder = !name.empty() && std::regex_match(name, std::regex("[A-Z_]+"));
-    if (!placeholder) {
+    if (!is_placeholder_name(name)) {
       out += tmpl.substr(pos, start + 1 - pos);
       pos = start + 1;
       continue;

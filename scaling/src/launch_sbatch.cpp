@@ -128,7 +128,7 @@ class SbatchLauncher final : public Launcher {
     out.nodelist = scontrol_field(info, "NodeList");
     const std::string log = read_text(req.work_dir / fmt::format("slurm-{}.out", out.job_id));
     out.log_tail = tail_lines(log, 20);
-    out.rank_hosts = rank_hosts_from_srun_log(log);
+    out.rank_hosts = rank_hosts_from_srun_log(log, req.point.ranks());
     if (state != "COMPLETED") {
       out.failure = fmt::format("job {} ended {} (exit {})", out.job_id, state,
                                 scontrol_field(info, "ExitCode"));

@@ -32,7 +32,7 @@ class SrunLauncher final : public Launcher {
     LaunchOutcome out = outcome_from_process(r, req);
     out.job_id = step_id_from_srun_log(r.err);
     out.nodelist = nodelist_from_srun_log(r.err);
-    out.rank_hosts = rank_hosts_from_srun_log(r.err);
+    out.rank_hosts = rank_hosts_from_srun_log(r.err, req.point.ranks());
     if (out.job_id.empty()) {
       if (const char* job = std::getenv("SLURM_JOB_ID")) out.job_id = job;
     }

@@ -10,7 +10,8 @@ namespace perfgate::scaling::detail {
 std::string choose_mpi_plugin(const std::string& mpi_list_output);
 
 // From `srun -v` output: "launching StepId=7.0 on host n1, 2 tasks: 0-1" -> {0:n1, 1:n1}.
-std::map<int, std::string> rank_hosts_from_srun_log(const std::string& log);
+// Ranks from 0 to `ranks` - 1 only; malformed ranges are passed over.
+std::map<int, std::string> rank_hosts_from_srun_log(const std::string& log, int ranks);
 // The first "StepId=..." and the "nodes(2):`n[1-2]'" node list srun -v prints.
 std::string step_id_from_srun_log(const std::string& log);
 std::string nodelist_from_srun_log(const std::string& log);
