@@ -1,7 +1,9 @@
 #include "perfgate/scaling/workload.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <set>
 
 #include <fmt/format.h>
@@ -94,16 +96,36 @@ std::vector<double> doubles(const nlohmann::json& j) {
   return out;
 }
 
+// A rank as a document writes it: an integer from 0 to INT_MAX; nullopt for anything else.
+std::optional<int> rank_value(const nlohmann::json& v) {
+  if (!v.is_number_integer()) return std::nullopt;
+  // A parser makes a non-negative integer unsigned; one set in code may be signed.
+  const bool fits = v.is_number_unsigned()
+                        ? v.get<std::uint64_t>() <= std::uint64_t(INT_MAX)
+                        : v.get<std::int64_t>() >= 0 && v.get<std::int64_t>() <= INT_MAX;
+  return fits ? std::optional<int>(static_cast<int>(v.get<std::int64_t>())) : std::nullopt;
+}
+
+// Straggler ranks, as bare ranks or {"rank": r, ...}; entries of another shape are passed over.
 std::vector<int> ranks_of(const nlohmann::json& j) {
   std::vector<int> out;
   if (!j.is_array()) return out;
   for (const auto& v : j) {
-    if (v.is_number_integer())
-      out.push_back(v.get<int>());
-    else if (v.is_object() && v.contains("rank") && v["rank"].is_number_integer())
-      out.push_back(v["rank"].get<int>());
+    const auto rank = v.is_object() && v.contains("rank") ? rank_value(v["rank"]) : rank_value(v);
+    if (rank) out.push_back(*rank);
   }
   return out;
+}
+
+// extra.best of a bucket result: absent is false; any other type than a boolean is refused (the
+// document came from another program, and a wrong type must refuse the point, not end the sweep).
+bool marked_best(const Result& r, const std::string& source, const std::string& family) {
+  const auto best = r.extra.find("best");
+  if (best == r.extra.end()) return false;
+  if (!best->is_boolean())
+    throw InputError(fmt::format("{}: {}: extra.best: expected true or false, not {}", source,
+                                 family, best->dump()));
+  return best->get<bool>();
 }
 
 // Results of one family keyed by (params minus `drop`, metric).
@@ -193,7 +215,7 @@ PointMeasure read_buckets(const Run& doc, const std::string& source) {
   const Found f = collect(doc, family, {}, {});
   for (const auto& [params, metrics] : f.by_case) {
     auto bw = metrics.find("busbw");
-    if (bw == metrics.end() || !bw->second->extra.value("best", false)) continue;
+    if (bw == metrics.end() || !marked_best(*bw->second, source, family)) continue;
     const Result& t = need(metrics, "time", source, family);
     PointMeasure m;
     m.case_name = "best_bucket";
@@ -251,13 +273,25 @@ PointMeasure read_step_proxy(const Run& doc, const std::string& source) {
   return m;
 }
 
-std::vector<RankInfo> read_ranks(const Run& doc) {
+// Each rank's identity from the program's metadata ("collectives" or "step_proxy" block).
+std::vector<RankInfo> read_ranks(const Run& doc, const std::string& source) {
   std::vector<RankInfo> out;
   for (const char* block : {"collectives", "step_proxy"}) {
     const auto it = doc.metadata.find(block);
     if (it == doc.metadata.end() || !it->is_object() || !it->contains("ranks")) continue;
-    for (const auto& r : (*it)["ranks"])
-      if (r.is_object()) out.push_back({r.value("rank", 0), r.value("host", std::string())});
+    const nlohmann::json& ranks = (*it)["ranks"];
+    if (!ranks.is_array())
+      throw InputError(fmt::format("{}: metadata.{}.ranks: expected an array", source, block));
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      const nlohmann::json& r = ranks[i];
+      const auto rank = r.is_object() && r.contains("rank") ? rank_value(r["rank"]) : std::nullopt;
+      const auto host = r.is_object() ? r.find("host") : r.end();
+      if (!rank || (host != r.end() && !host->is_string()))
+        throw InputError(fmt::format(
+            "{}: metadata.{}.ranks[{}]: expected {{\"rank\": 0 to {}, \"host\": a name}}, not {}",
+            source, block, i, INT_MAX, r.dump()));
+      out.push_back({*rank, host != r.end() ? host->get<std::string>() : std::string()});
+    }
   }
   std::sort(out.begin(), out.end(),
             [](const RankInfo& a, const RankInfo& b) { return a.rank < b.rank; });
@@ -279,7 +313,7 @@ std::vector<std::string> workload_argv(const SweepPlan& plan, const ScalePoint& 
 PointReadout read_point(const SweepPlan& plan, const Run& doc, const std::string& source) {
   PointReadout out;
   out.fingerprint = doc.fingerprint;
-  out.ranks = read_ranks(doc);
+  out.ranks = read_ranks(doc, source);
   switch (plan.workload.kind) {
     case WorkloadKind::collective:
       out.cases = read_collective(plan, doc, source);

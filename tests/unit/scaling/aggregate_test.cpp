@@ -136,3 +136,43 @@ TEST_CASE("a document without the planned size is unreadable for the sweep") {
   CHECK_THROWS_WITH(read_point(plan, doc, "d.json"),
                     "d.json: collectives.all_reduce: no out-of-place result for 1024 bytes");
 }
+
+TEST_CASE("a point document with a field of the wrong type is refused, naming the field") {
+  // Until 2026-12-01 each of these escaped as a JSON type error, past the sweep's handling of an
+  // unreadable point, and ended the whole sweep without its document.
+  const SweepPlan plan = all_reduce_plan();
+  Run doc = collectives_doc(2, 10.0, 2.0, {10, 10});
+  doc.metadata["collectives"]["ranks"][1]["rank"] = "one";
+  CHECK_THROWS_WITH(read_point(plan, doc, "d.json"),
+                    Catch::StartsWith("d.json: metadata.collectives.ranks[1]: expected {\"rank\": "
+                                      "0 to 2147483647, \"host\": a name}, not {\"host\":\"vm\","
+                                      "\"rank\":\"one\"}"));
+  doc = collectives_doc(2, 10.0, 2.0, {10, 10});
+  doc.metadata["collectives"]["ranks"][0]["host"] = 7;
+  CHECK_THROWS_WITH(read_point(plan, doc, "d.json"),
+                    Catch::StartsWith("d.json: metadata.collectives.ranks[0]:"));
+  doc.metadata["collectives"]["ranks"] = "everyone";
+  CHECK_THROWS_WITH(read_point(plan, doc, "d.json"),
+                    "d.json: metadata.collectives.ranks: expected an array");
+
+  SweepPlan buckets =
+      parse_plan_text("[[sweep]]\nname = \"b\"\nworkload = \"buckets\"\n", "p.toml").front();
+  doc = collectives_doc(2, 10.0, 2.0, {10, 10});
+  for (Result& r : doc.results) {
+    r.key.family = "collectives.bucket_all_reduce";
+    r.extra["best"] = "yes";
+  }
+  CHECK_THROWS_WITH(read_point(buckets, doc, "d.json"),
+                    "d.json: collectives.bucket_all_reduce: extra.best: expected true or false, "
+                    "not \"yes\"");
+  for (Result& r : doc.results) r.extra["best"] = true;
+  CHECK(read_point(buckets, doc, "d.json").cases.at(0).case_name == "best_bucket");
+}
+
+TEST_CASE("straggler ranks outside 0..INT_MAX are not ranks, and are passed over") {
+  const SweepPlan plan = all_reduce_plan();
+  Run doc = collectives_doc(2, 10.0, 2.0, {10, 30});
+  doc.results[0].extra["stragglers"] = nlohmann::json::array(
+      {1, {{"rank", 0}}, 4000000000LL, -1, {{"rank", "x"}}, "2", 2147483648LL});
+  CHECK(read_point(plan, doc, "d.json").cases.at(0).straggler_ranks == std::vector<int>{1, 0});
+}
