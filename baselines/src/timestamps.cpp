@@ -11,7 +11,8 @@ std::optional<std::string> normalise_timestamp(const std::string& text) {
   static const std::regex re(
       R"(^\s*(\d{4})[-/](\d{2})[-/](\d{2})[T \-](\d{2}):(\d{2}):(\d{2})(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?\s*$)");
   std::smatch m;
-  if (!std::regex_match(text, m, re)) return std::nullopt;
+  // No timestamp is longer; a long text is not handed to std::regex, which recurses per character.
+  if (text.size() > 64 || !std::regex_match(text, m, re)) return std::nullopt;
   std::tm tm{};
   tm.tm_year = std::stoi(m[1]) - 1900;
   tm.tm_mon = std::stoi(m[2]) - 1;

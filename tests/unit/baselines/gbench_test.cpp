@@ -91,6 +91,15 @@ TEST_CASE("context becomes run metadata, fingerprint keys and a UTC start time")
   CHECK(read_results_file(kData / "gbench_new_interleaved.json").uuid == run.uuid);
 }
 
+TEST_CASE("a context date that is no timestamp leaves the start time empty, even a long one") {
+  nlohmann::json doc = {{"context", {{"date", std::string(200000, ' ') + "2024"}}},
+                        {"benchmarks", nlohmann::json::array()}};
+  // Until 2026-12-01 the run of spaces overflowed the stack inside std::regex.
+  CHECK(from_gbench_json(doc, "long.json").started_at.empty());
+  doc["context"]["date"] = "2024-03-05T09:15:30+00:00";
+  CHECK(from_gbench_json(doc, "ok.json").started_at == "2024-03-05T09:15:30Z");
+}
+
 TEST_CASE("old files without run_type: aggregates by name suffix, BigO/RMS by fields") {
   const Run run = read_results_file(kData / "gbench_old_no_run_type.json");
   CHECK(run.started_at == "2015-03-17T18:40:25Z");

@@ -192,3 +192,26 @@ TEST_CASE("truncated or foreign text is refused with the line") {
   CHECK(looks_like_nccl_tests(
       "#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n"));
 }
+
+TEST_CASE("a log with very long lines is read or refused, never a crash") {
+  // Until 2026-12-01 each of these overflowed the stack inside std::regex (a segfault of
+  // `perfgate ingest`), and the long version number threw std::out_of_range from stoi.
+  const std::string table =
+      "#  size count type redop root time algbw busbw #wrong time algbw "
+      "busbw #wrong\n"
+      "  1024 256 float sum -1 10.0 0.10 0.10 0 10.0 0.10 0.10 0\n";
+  const std::string long_word(200000, 'a'), long_host(200000, 'x');
+  for (const std::string& noise :
+       {long_word + "\n",
+        "#  Rank  0 Group  0 Pid 1 on " + long_host + " device  0 [0x1b] NVIDIA H100\n",
+        "#  Rank  0 Group  0 Pid 1 on host device  0 [" + long_host + "] NVIDIA H100\n"}) {
+    const Run run = from_nccl_tests_log(noise + table, "long.log");
+    CHECK(run.results.size() == 2 * 3);
+  }
+  const Run banner =
+      from_nccl_tests_log("NCCL version 99999999999.1.1+cuda12.2\n" + table, "v.log");
+  CHECK(banner.fingerprint.comparable.count("nccl.version") == 0);
+  const Run digits =
+      from_nccl_tests_log("NCCL version " + std::string(200000, '9') + "\n" + table, "d.log");
+  CHECK(digits.fingerprint.comparable.count("nccl.version") == 0);
+}
