@@ -62,3 +62,13 @@ if(NOT _pg_baselines_type STREQUAL "INTERFACE_LIBRARY")
   perfgate_fuzz_target(fuzz_ingest_nccl SOURCE fuzz_ingest.cpp LIBS perfgate_baselines
     DEFINES PERFGATE_FUZZ_FORMAT=nccl_tests SEEDS ${PROJECT_SOURCE_DIR}/tests/data/baselines)
 endif()
+
+# The sweep's readers: plan files, the documents the workloads write at each point, srun's log.
+perfgate_fuzz_instrument(perfgate_scaling)
+perfgate_fuzz_target(fuzz_sweep_plan SOURCE fuzz_sweep.cpp LIBS perfgate_scaling
+  DEFINES PERFGATE_FUZZ_READER=parse_plan_file_text
+  SEEDS ${PROJECT_SOURCE_DIR}/suites ${PROJECT_SOURCE_DIR}/tests/data/scaling)
+perfgate_fuzz_target(fuzz_sweep_point SOURCE fuzz_sweep.cpp LIBS perfgate_scaling
+  DEFINES PERFGATE_FUZZ_READER=read_point_document_text SEEDS ${_pg_seeds}/sweep_point)
+perfgate_fuzz_target(fuzz_sweep_srun_log SOURCE fuzz_sweep.cpp LIBS perfgate_scaling
+  DEFINES PERFGATE_FUZZ_READER=read_srun_log_text SEEDS ${_pg_seeds}/srun_log)

@@ -1,6 +1,6 @@
 // Replays every malformed or once-crashing input kept in tests/data/reliability/ through the
 // parser it targets. A parser must succeed or throw InputError naming the input; the same
-// functions drive the libFuzzer targets (tests/fuzz/parse_one.hpp).
+// functions drive the libFuzzer targets (tests/fuzz/parse_one.hpp, tests/fuzz/parse_sweep.hpp).
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "../../fuzz/parse_one.hpp"
+#include "../../fuzz/parse_sweep.hpp"
 
 namespace fs = std::filesystem;
 using namespace perfgate;
@@ -76,5 +77,8 @@ TEST_CASE("inputs that once crashed a fuzz target stay fixed") {
     if (name.rfind("document-reject_", 0) == 0)
       CHECK_THROWS_AS(from_document(parse_json_text(slurp(file), name), name), InputError);
     if (name.rfind("series-", 0) == 0) CHECK_NOTHROW(fuzz::parse_series_text(slurp(file)));
+    if (name.rfind("plan-", 0) == 0) CHECK_NOTHROW(fuzz::parse_plan_file_text(slurp(file)));
+    if (name.rfind("point-", 0) == 0) CHECK_NOTHROW(fuzz::read_point_document_text(slurp(file)));
+    if (name.rfind("srun-", 0) == 0) CHECK_NOTHROW(fuzz::read_srun_log_text(slurp(file)));
   }
 }
