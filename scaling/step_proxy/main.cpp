@@ -7,13 +7,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
+#include <fmt/format.h>
 #include <mpi.h>
 #include <CLI/CLI.hpp>
 
+#include "host_memory.hpp"
 #include "perfgate/collectives/watchdog.hpp"
 #include "perfgate/core/document.hpp"
 #include "perfgate/core/exit_codes.hpp"
@@ -41,6 +45,26 @@ struct Options {
   double delay_us = 0, straggler_margin = 0.10;
   double timeout_s = 300;  // watchdog seconds per step (0: off)
 };
+
+// What no node or GPU holds, or no step launches, refused before a bucket plan or a buffer is
+// built from the shape (either would end in std::bad_alloc, or a product past 64 bits).
+void check_shape_limits(const Options& o) {
+  const Shape& s = o.shape;
+  if (double(s.batch) * s.seq > INT_MAX)
+    throw CLI::ValidationError("--batch", "--batch x --seq is more than 2147483647 tokens");
+  const double gradients = double(s.layers) * 12 * double(s.hidden) * s.hidden;
+  if (gradients > 0x1p40)
+    throw CLI::ValidationError(
+        "--layers", fmt::format("{:.3g} parameters per rank (--layers x 12 x --hidden^2) is more "
+                                "than 2^40, more than any node or GPU holds",
+                                gradients));
+  const double bucket = std::max(1.0, double(o.bucket_bytes / gradient_bytes(o.backend)));
+  if (gradients / bucket > 1e6)
+    throw CLI::ValidationError("--bucket-bytes",
+                               fmt::format("{} B buckets make {:.3g} all-reduces a step (at most a "
+                                           "million); raise --bucket-bytes",
+                                           o.bucket_bytes, std::ceil(gradients / bucket)));
+}
 
 std::string this_node() {
   if (const char* n = std::getenv("SLURMD_NODENAME")) return n;
@@ -110,6 +134,7 @@ RankMeasurement measure_cpu(const Options& o, int rank) {
       "all-reduce thread";
   m.model_check.reason =
       "the CPU backend computes with the microbench kernels their families check";
+  check_host_memory(MPI_COMM_WORLD, o.shape);
   TransformerStack model(o.shape);
   CommThread comm(MPI_COMM_WORLD);
   const StepConfig config = step_config(o, rank);
@@ -126,9 +151,9 @@ RankMeasurement measure_cpu(const Options& o, int rank) {
   for (int i = 0; i < o.warmup; ++i) watched_step(nullptr);
   GradientSums sums;  // one untimed step proves the all-reduce summed every bucket
   watched_step(&sums);
-  m.gradient_check =
-      check_gradient_sums(MPI_COMM_WORLD, step_buckets(o.shape, config.bucket_bytes, sizeof(float)),
-                          sums, kFp32UnitRoundoff);
+  m.gradient_check = check_gradient_sums(
+      MPI_COMM_WORLD, step_buckets(o.shape, config.bucket_bytes, gradient_bytes(o.backend)), sums,
+      kFp32UnitRoundoff);
   for (int rep = 0; rep < o.repetitions; ++rep) {
     StepTimes sum;
     for (int i = 0; i < o.iters; ++i) sum += watched_step(nullptr);
@@ -242,10 +267,12 @@ int main(int argc, char** argv) {
                  "seconds one step may take before the job ends with exit 5 (cuda backend: "
                  "NCCL is aborted first; 0: off)")
       ->check(CLI::NonNegativeNumber);
+  std::string usage;  // a usage error, said once MPI tells which rank is 0
   try {
     app.parse(argc, argv);
     if (o.shape.hidden % o.shape.heads != 0)
       throw CLI::ValidationError("--heads", "must divide --hidden");
+    check_shape_limits(o);
     const std::size_t buckets =
         step_buckets(o.shape, o.bucket_bytes, gradient_bytes(o.backend)).size();
     if (o.skip_bucket < -1 || o.skip_bucket >= static_cast<long long>(buckets))
@@ -255,25 +282,21 @@ int main(int argc, char** argv) {
     std::cout << app.help();
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
-    return perfgate::exit_code::usage_or_tool_error;
+    usage = e.what();
   }
 #ifdef PERFGATE_HAVE_NCCL
-  if (o.backend == "cuda") {
+  if (usage.empty() && o.backend == "cuda") {
     try {
       validate_cuda_shape(o.shape);
     } catch (const perfgate::InputError& e) {
-      std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
-      return perfgate::exit_code::usage_or_tool_error;
+      usage = e.what();
     }
   }
 #else
-  if (o.backend == "cuda") {
-    std::cerr << "perfgate-step-proxy: --backend cuda: this build has no CUDA/NCCL backend "
-                 "(configure where CUDA and "
-                 "NCCL are found); use --backend cpu\n";
-    return perfgate::exit_code::usage_or_tool_error;
-  }
+  if (usage.empty() && o.backend == "cuda")
+    usage =
+        "--backend cuda: this build has no CUDA/NCCL backend (configure where CUDA and NCCL "
+        "are found); use --backend cpu";
 #endif
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -281,7 +304,10 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int rc = 0;
-  if (provided < MPI_THREAD_SERIALIZED) {
+  if (!usage.empty()) {  // every rank read the same command line: one of them says so
+    if (rank == 0) std::cerr << "perfgate-step-proxy: " << usage << "\n";
+    rc = perfgate::exit_code::usage_or_tool_error;
+  } else if (provided < MPI_THREAD_SERIALIZED) {
     if (rank == 0)
       std::cerr
           << "perfgate-step-proxy: MPI gives no thread support for the communication thread\n";
@@ -293,10 +319,10 @@ int main(int argc, char** argv) {
     } catch (const NoCudaDevice& e) {  // thrown on every rank together: no abort needed
       if (rank == 0) std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
       rc = perfgate::exit_code::no_device;
+#endif
     } catch (const ModelTooLarge& e) {  // likewise
       if (rank == 0) std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
       rc = perfgate::exit_code::usage_or_tool_error;
-#endif
     } catch (const GradientCheckFailed& e) {  // likewise
       if (rank == 0) std::cerr << "perfgate-step-proxy: " << e.what() << "\n";
       rc = perfgate::exit_code::regression;

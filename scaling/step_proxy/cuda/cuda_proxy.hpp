@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "../host_memory.hpp"  // ModelTooLarge
 #include "../step_loop.hpp"
 #include "perfgate/core/error.hpp"
 
@@ -15,13 +16,6 @@ namespace perfgate::step_proxy {
 class NoCudaDevice : public NoDeviceError {
  public:
   using NoDeviceError::NoDeviceError;
-};
-
-// The model does not fit the GPU memory of some rank; every rank throws it together, so
-// perfgate-step-proxy reports it once (rank 0), exits with the usage code and aborts nothing.
-class ModelTooLarge : public InputError {
- public:
-  using InputError::InputError;
 };
 
 struct CudaProxyConfig {

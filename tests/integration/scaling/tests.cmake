@@ -2,6 +2,7 @@ perfgate_integration_test(scaling_sweep_local scaling/sweep_local.sh LABELS mpi 
 perfgate_integration_test(scaling_sweep_step_proxy scaling/sweep_step_proxy.sh LABELS mpi TIMEOUT 300)
 perfgate_integration_test(scaling_step_proxy_gradient_check scaling/step_proxy_gradient_check.sh LABELS mpi TIMEOUT 300)
 perfgate_integration_test(scaling_step_proxy_watchdog scaling/step_proxy_watchdog.sh LABELS mpi TIMEOUT 300)
+perfgate_integration_test(scaling_step_proxy_limits scaling/step_proxy_limits.sh LABELS mpi TIMEOUT 300)
 perfgate_integration_test(scaling_sweep_regression scaling/sweep_regression.sh MEASURES LABELS mpi TIMEOUT 300)
 perfgate_integration_test(scaling_sweep_detect scaling/sweep_detect.sh MEASURES LABELS mpi TIMEOUT 400)
 perfgate_integration_test(scaling_sweep_slurm scaling/sweep_slurm.sh LABELS "mpi;slurm" TIMEOUT 400)

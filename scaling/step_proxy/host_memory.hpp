@@ -1,0 +1,38 @@
+#pragma once
+// The CPU step proxy refuses a model its node cannot hold before allocating it: every rank of a
+// node builds its own copy, and a vector that zero-fills more than the node has ends in the
+// kernel's out-of-memory killer, which may pick another user's process on a shared cluster node.
+#include <mpi.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "perfgate/core/error.hpp"
+#include "transformer.hpp"
+
+namespace perfgate::step_proxy {
+
+// The model does not fit the memory of some rank (its node's, or its GPU's); every rank throws it
+// together, so perfgate-step-proxy reports it once (rank 0), exits with the usage code and
+// aborts nothing.
+class ModelTooLarge : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+// Bytes one rank of the CPU backend allocates: TransformerStack's weights and gradients, every
+// layer's activations, the backward scratch, and the ceiling GEMM's operands (all fp32).
+double host_model_bytes(const Shape& s);
+
+// MemAvailable of a /proc/meminfo-format file, in bytes; nullopt when it has no such line.
+std::optional<std::size_t> available_memory_bytes(
+    const std::filesystem::path& meminfo = "/proc/meminfo");
+
+// Collective over `comm`: throws ModelTooLarge on every rank when, on some node, the ranks that
+// share its memory need more than 90 % of what it has available. A node whose available memory
+// cannot be read is not judged.
+void check_host_memory(MPI_Comm comm, const Shape& s);
+
+}  // namespace perfgate::step_proxy
