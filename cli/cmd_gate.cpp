@@ -30,7 +30,7 @@ struct GateOptions {
   std::string output_dir = "perfgate-gate";
   std::string formats = "markdown,junit,json";
   std::string report_url;
-  int blocks = 3;
+  int blocks = 5;  // docs/statistics.md, "Noise between gate blocks": 3 cried wolf in 1 gate of 8
   int not_comparable_exit = exit_code::not_comparable;
   int timeout_s = 1800;
   bool advisory = false;
@@ -129,7 +129,7 @@ void add_gate_command(CLI::App& app, Action& action) {
   cmd->add_option("--baseline", opts->baseline,
                   "Store baseline when no --baseline-bin is given (default baseline:premerge)");
   cmd->add_option("--blocks", opts->blocks,
-                  "Repetition blocks per side, one process each (default 3)")
+                  "Repetition blocks per side, one process each (default 5)")
       ->check(CLI::Range(1, 100));
   cmd->add_option("--run-arg", opts->suite.extra_args,
                   "Extra argument for each `run` process (repeatable)")

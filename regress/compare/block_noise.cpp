@@ -4,7 +4,7 @@
 
 namespace perfgate::regress {
 
-// Why a standard deviation and not a MAD: a gate has few blocks (3 by default), and the
+// Why a standard deviation and not a MAD: a gate has few blocks (5 by default), and the
 // median deviation from the median of three values is the smaller of two distances — it
 // reads ~0 whenever two blocks agree, e.g. when one process of three lands in a slow mode.
 // A wide tolerance costs an INCONCLUSIVE; a collapsed one costs a false REGRESSION that
