@@ -11,17 +11,13 @@
 #include <sstream>
 
 #include "perfgate/baselines/nccl_tests.hpp"
+#include "perfgate/core/bounded_regex.hpp"
 #include "perfgate/core/bus_bandwidth.hpp"
 #include "perfgate/core/error.hpp"
 
 namespace perfgate::baselines {
 
 namespace {
-
-// nccl-tests writes no line near this long. Longer lines are never handed to std::regex, whose
-// libstdc++ matcher recurses once per character a repetition takes: a 200 000-character line
-// overflowed the stack of `perfgate ingest` until 2026-12-01.
-constexpr std::size_t kLongestMatchedLine = 4096;
 
 std::vector<std::string> tokens(const std::string& line) {
   std::istringstream in(line);
@@ -145,7 +141,6 @@ class LogParser {
     static const std::regex op_re(R"(([A-Za-z0-9]+(?:_[A-Za-z0-9]+)*)_perf\b)");
     std::smatch m;
     const auto t = tokens(line);
-    const bool matchable = line.size() <= kLongestMatchedLine;
     if (line.rfind("# Collective test starting:", 0) == 0) {
       op_ = t.size() > 4 ? strip_perf(t[4]) : "unknown";
     } else if (line.rfind("# nccl-tests version", 0) == 0) {
@@ -156,7 +151,7 @@ class LogParser {
       run_.fingerprint.info["nccl.banner"] = t[2];
     } else if (line.rfind("# nThread", 0) == 0) {
       run_.metadata["nccl_tests"]["parameters"] = line.substr(2);
-    } else if (matchable && std::regex_match(line, m, rank_re)) {
+    } else if (bounded_regex_match(line, m, rank_re)) {
       ranks_.push_back({m[4], m[7], m[6] != "cpu"});
     } else if (line.rfind("# Avg bus bandwidth", 0) == 0 && !t.empty()) {
       if (const auto v = parse_number(t.back())) run_.metadata["nccl_tests"]["avg_busbw"] = *v;
@@ -166,7 +161,7 @@ class LogParser {
       read_header(t);
     } else if (layout_ && !t.empty() && all_digits(t[0])) {
       read_row(t);
-    } else if (op_.empty() && !layout_ && matchable && std::regex_search(line, m, op_re)) {
+    } else if (op_.empty() && !layout_ && bounded_regex_search(line, m, op_re)) {
       binary_op_ = m[1];  // e.g. an mpirun command line naming ./build/all_reduce_perf
     }
   }
@@ -278,9 +273,7 @@ class LogParser {
     // At most four digits a part: a longer run is no NCCL release, and would overflow stoi.
     static const std::regex version_re(R"(^(\d{1,4})\.(\d{1,4})\.(\d{1,4}))");
     std::smatch m;
-    if (banner->second.size() > kLongestMatchedLine ||
-        !std::regex_search(banner->second, m, version_re))
-      return;
+    if (!bounded_regex_search(banner->second, m, version_re)) return;
     const int major = std::stoi(m[1]), minor = std::stoi(m[2]), patch = std::stoi(m[3]);
     // nccl.h's NCCL_VERSION(X, Y, Z): X*1000 + Y*100 + Z up to 2.8, X*10000 + Y*100 + Z after.
     const int code = (major <= 2 && minor <= 8) ? major * 1000 + minor * 100 + patch

@@ -5,14 +5,15 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/core/bounded_regex.hpp"
+
 namespace perfgate::baselines {
 
 std::optional<std::string> normalise_timestamp(const std::string& text) {
   static const std::regex re(
       R"(^\s*(\d{4})[-/](\d{2})[-/](\d{2})[T \-](\d{2}):(\d{2}):(\d{2})(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?\s*$)");
   std::smatch m;
-  // No timestamp is longer; a long text is not handed to std::regex, which recurses per character.
-  if (text.size() > 64 || !std::regex_match(text, m, re)) return std::nullopt;
+  if (!bounded_regex_match(text, m, re)) return std::nullopt;
   std::tm tm{};
   tm.tm_year = std::stoi(m[1]) - 1900;
   tm.tm_mon = std::stoi(m[2]) - 1;

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "perfgate/core/bounded_regex.hpp"
+
 namespace perfgate::scaling::detail {
 
 std::string choose_mpi_plugin(const std::string& mpi_list_output) {
@@ -41,18 +43,13 @@ std::optional<std::pair<int, int>> rank_range(std::string_view item) {
   return std::pair{lo, hi};
 }
 
-// srun's own lines are short; longer ones are cut before a regex sees them. libstdc++'s regex
-// recurses once per character a `+` repeats, and a 100 000-character line (the workload's output
-// shares the log) overflowed the stack.
-constexpr std::size_t kLongestSrunLine = 4096;
-
-// Calls `on_line` with each line of `log` holding `marker`, cut to kLongestSrunLine characters
-// from the marker on, until it returns true.
+// Calls `on_line` with each line of `log` holding `marker`, from the marker on, until it returns
+// true. The log also holds the workload's output: lines go to bounded_regex_search only.
 template <class OnLine>
 void for_lines_with(const std::string& log, std::string_view marker, OnLine on_line) {
   for (std::size_t at = log.find(marker); at != std::string::npos; at = log.find(marker, at)) {
     const std::size_t end = std::min(log.find('\n', at), log.size());
-    if (on_line(log.substr(at, std::min(end - at, kLongestSrunLine)))) return;
+    if (on_line(log.substr(at, end - at))) return;
     at = end;
   }
 }
@@ -62,7 +59,7 @@ std::string first_capture(const std::string& log, std::string_view marker, const
   std::string found;
   for_lines_with(log, marker, [&](const std::string& line) {
     std::smatch m;
-    if (std::regex_search(line, m, re)) found = m[1].str();
+    if (bounded_regex_search(line, m, re)) found = m[1].str();
     return !found.empty();
   });
   return found;
@@ -78,7 +75,7 @@ std::map<int, std::string> rank_hosts_from_srun_log(const std::string& log, int 
       R"(launching StepId=\S+ on host ([^,\s]+), \d+ tasks: \[?([0-9,\-]+)\]?)");
   for_lines_with(log, "launching StepId=", [&](const std::string& line) {
     std::smatch m;
-    if (!std::regex_search(line, m, re)) return false;
+    if (!bounded_regex_search(line, m, re)) return false;
     const std::string host = m[1];
     std::istringstream ranges(m[2].str());
     std::string item;

@@ -7,6 +7,10 @@
 
 namespace perfgate::step_proxy {
 
+std::string gib(double bytes) {
+  return fmt::format("{:.1f} GiB", bytes / double(1u << 30));
+}
+
 double host_model_bytes(const Shape& s) {
   // In double: the count is judged before any option is known to give a buildable model.
   const double layers = s.layers, t = double(s.batch) * s.seq, h = s.hidden;
@@ -42,7 +46,6 @@ void check_host_memory(MPI_Comm comm, const Shape& s) {
   MPI_Allreduce(&mine, &short_ranks, 1, MPI_INT, MPI_SUM, comm);
   MPI_Comm_size(comm, &size);
   if (short_ranks == 0) return;
-  const auto gib = [](double bytes) { return fmt::format("{:.1f} GiB", bytes / double(1u << 30)); };
   throw ModelTooLarge(fmt::format(
       "--layers {} --hidden {} --batch {} --seq {}: the model needs about {} per rank ({} ranks "
       "on this node: {}), more than 90 % of the memory available on the nodes of {} of {} ranks "

@@ -22,6 +22,9 @@ class ModelTooLarge : public InputError {
   using InputError::InputError;
 };
 
+// "61.7 GiB": how both backends' memory checks print a byte count.
+std::string gib(double bytes);
+
 // Bytes one rank of the CPU backend allocates: TransformerStack's weights and gradients, every
 // layer's activations, the backward scratch, and the ceiling GEMM's operands (all fp32).
 double host_model_bytes(const Shape& s);

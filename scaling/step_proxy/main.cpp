@@ -58,7 +58,7 @@ void check_shape_limits(const Options& o) {
         "--layers", fmt::format("{:.3g} parameters per rank (--layers x 12 x --hidden^2) is more "
                                 "than 2^40, more than any node or GPU holds",
                                 gradients));
-  const double bucket = std::max(1.0, double(o.bucket_bytes / gradient_bytes(o.backend)));
+  const double bucket = double(bucket_gradients(o.bucket_bytes, gradient_bytes(o.backend)));
   if (gradients / bucket > 1e6)
     throw CLI::ValidationError("--bucket-bytes",
                                fmt::format("{} B buckets make {:.3g} all-reduces a step (at most a "

@@ -53,10 +53,14 @@ class GradientBuckets {
 
 }  // namespace
 
+long long bucket_gradients(long long bucket_bytes, std::size_t gradient_bytes) {
+  return std::max(1LL, bucket_bytes / static_cast<long long>(gradient_bytes));
+}
+
 std::vector<Bucket> step_buckets(const Shape& shape, long long bucket_bytes,
                                  std::size_t gradient_bytes) {
   return plan_buckets(shape.layers, shape.params_per_layer(),
-                      std::max(1LL, bucket_bytes / static_cast<long long>(gradient_bytes)));
+                      bucket_gradients(bucket_bytes, gradient_bytes));
 }
 
 StepTimes run_step(TransformerStack& model, CommThread& comm, const Shape& shape,

@@ -25,8 +25,10 @@ struct StepConfig {
   int skip_bucket = -1;  // test option: this bucket is never all-reduced (the check must fail)
 };
 
-// A backend's buckets: bucket_bytes counted in gradients of `gradient_bytes` each (fp32 on the
-// CPU, bf16 on the GPU).
+// Gradients in one bucket of `bucket_bytes`, at `gradient_bytes` each (fp32 on the CPU, bf16 on
+// the GPU): at least one.
+long long bucket_gradients(long long bucket_bytes, std::size_t gradient_bytes);
+// A backend's buckets, bucket_gradients() each (the last of a step may hold fewer).
 std::vector<Bucket> step_buckets(const Shape& shape, long long bucket_bytes,
                                  std::size_t gradient_bytes);
 

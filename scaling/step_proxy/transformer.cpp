@@ -76,6 +76,14 @@ TransformerStack::TransformerStack(const Shape& s)
     acts_[0].x[i] = std::cos(0.11f * float(i % 997));
 }
 
+std::size_t TransformerStack::allocated_bytes() const {
+  std::size_t floats = weights_.size() + grads_.size();
+  for (const auto* v : {&dy_, &dh_, &dy1_, &dattn_, &dqkv_, &dx_}) floats += v->size();
+  for (const Acts& a : acts_)
+    for (const auto* v : {&a.x, &a.qkv, &a.lse, &a.attn, &a.y1, &a.h, &a.y}) floats += v->size();
+  return floats * sizeof(float);
+}
+
 // Packed QKV rows [tokens, 3h]: Q, K and V of head hd at columns hd·d, h + hd·d, 2h + hd·d.
 k::AttentionShape TransformerStack::attention_shape() const {
   const auto S = static_cast<std::size_t>(shape_.seq),

@@ -41,6 +41,8 @@ class TransformerStack {
   float* grads(int layer) {
     return &grads_[static_cast<std::size_t>(layer) * shape_.params_per_layer()];
   }
+  // Bytes of every buffer the stack holds: what host_model_bytes() counts before building it.
+  std::size_t allocated_bytes() const;
 
  private:
   struct Acts {

@@ -31,6 +31,18 @@ inline void parse_plan_file_text(const std::string& text) {
   }
 }
 
+// One plan of each workload kind, over two scale points.
+inline const std::vector<scaling::SweepPlan>& fuzz_plans() {
+  static const std::vector<scaling::SweepPlan> plans = [] {
+    std::string text;
+    for (const char* workload : {"all_reduce", "overlap", "buckets", "step_proxy"})
+      text += std::string("[[sweep]]\nname = \"") + workload + "\"\nnodes = [1, 2]\nworkload = \"" +
+              workload + "\"\n";
+    return scaling::parse_plan_text(text, "<fuzz plans>");
+  }();
+  return plans;
+}
+
 // One point's document, read as each workload would read it; a readable point must aggregate
 // into a sweep run that survives to_document -> from_document.
 inline void read_point_document_text(const std::string& text) {
@@ -40,22 +52,20 @@ inline void read_point_document_text(const std::string& text) {
   } catch (const InputError&) {
     return;
   }
-  for (const char* workload : {"all_reduce", "overlap", "buckets", "step_proxy"}) {
-    scaling::SweepPlan plan = scaling::parse_plan_text(
-        std::string("[[sweep]]\nname = \"fuzz\"\nnodes = [1, 2]\nworkload = \"") + workload +
-            "\"\n",
-        "<fuzz plan>")[0];
+  for (const scaling::SweepPlan& plan : fuzz_plans()) {
+    // What read_point makes of the document does not depend on the point: read it once, and
+    // give every point the same readout.
+    scaling::PointRecord read;
+    read.launch.ok = true;
+    try {
+      read.readout = scaling::read_point(plan, doc, "<fuzz>");
+    } catch (const InputError& e) {
+      read.failure = e.what();
+    }
     std::vector<scaling::PointRecord> records;
     for (const scaling::ScalePoint& point : plan.points) {
-      scaling::PointRecord rec;
-      rec.point = point;
-      rec.launch.ok = true;
-      try {
-        rec.readout = scaling::read_point(plan, doc, "<fuzz>");
-      } catch (const InputError& e) {
-        rec.failure = e.what();
-      }
-      records.push_back(std::move(rec));
+      records.push_back(read);
+      records.back().point = point;
     }
     Run sweep;
     sweep.uuid = "fuzz";

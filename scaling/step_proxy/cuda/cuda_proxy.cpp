@@ -4,7 +4,6 @@
 #include <mpi.h>
 
 #include <atomic>
-#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -54,18 +53,13 @@ void check_memory(const collectives::Communicator& world, const Shape& shape) {
   const std::size_t need = gpu::model_buffer_bytes(shape) + kHeadroom;
   const std::size_t short_ranks = world.sum(need > free ? 1 : 0);
   if (short_ranks == 0) return;
-  const auto gib = [](std::size_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / double(1u << 30));
-    return std::string(text);
-  };
-  throw ModelTooLarge("--batch " + std::to_string(shape.batch) + ": the model needs about " +
-                      gib(need) + " per GPU (" + std::to_string(shape.layers) + " layers' " +
-                      "activations of " + std::to_string(shape.tokens()) + " tokens, weights, " +
-                      "gradients, 2 GiB of workspace), more than is free on " +
-                      std::to_string(short_ranks) + " of " + std::to_string(world.size()) +
-                      " ranks (rank " + std::to_string(world.rank()) + ": " + gib(free) +
-                      " free); lower --batch, --seq or --layers");
+  throw ModelTooLarge(
+      "--batch " + std::to_string(shape.batch) + ": the model needs about " + gib(double(need)) +
+      " per GPU (" + std::to_string(shape.layers) + " layers' " + "activations of " +
+      std::to_string(shape.tokens()) + " tokens, weights, " +
+      "gradients, 2 GiB of workspace), more than is free on " + std::to_string(short_ranks) +
+      " of " + std::to_string(world.size()) + " ranks (rank " + std::to_string(world.rank()) +
+      ": " + gib(double(free)) + " free); lower --batch, --seq or --layers");
 }
 
 std::string describe_device(int device) {

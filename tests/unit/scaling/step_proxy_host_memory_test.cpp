@@ -18,6 +18,19 @@ TEST_CASE("the CPU model's buffers, counted by hand for a small shape") {
   CHECK(host_model_bytes(s) == (196608.0 + 90624 + 45056 + 36864) * 4);
 }
 
+TEST_CASE("the count is what TransformerStack allocates, plus the ceiling GEMM's operands") {
+  // measure_ceiling's [t, h] x [h, 4h] GEMM: A, B and C in fp32.
+  const auto ceiling = [](const Shape& s) {
+    const double t = double(s.batch) * s.seq, h = s.hidden;
+    return (t * h + 4 * h * h + 4 * t * h) * 4;
+  };
+  for (const Shape& s :
+       {Shape{}, Shape{.layers = 3, .hidden = 96, .heads = 6, .seq = 20, .batch = 3}}) {
+    const perfgate::step_proxy::TransformerStack stack(s);
+    CHECK(host_model_bytes(s) == double(stack.allocated_bytes()) + ceiling(s));
+  }
+}
+
 TEST_CASE("a shape past 64-bit products is still counted, not wrapped") {
   const Shape s{.layers = 2147483647, .hidden = 2147483647, .heads = 1, .seq = 1, .batch = 1};
   CHECK(host_model_bytes(s) > 9e29);  // 24 · 2^93 parameters, 4 bytes each

@@ -21,6 +21,7 @@ if(TARGET MPI::MPI_CXX)
   # The CPU step proxy's memory estimate and its reading of the node's available memory.
   perfgate_unit_test(step_proxy_host_memory_tests
     SOURCES unit/scaling/step_proxy_host_memory_test.cpp ${PROJECT_SOURCE_DIR}/scaling/step_proxy/host_memory.cpp
+            ${PROJECT_SOURCE_DIR}/scaling/step_proxy/transformer.cpp
     LIBS perfgate_cpu_kernels perfgate_core MPI::MPI_CXX)
   target_include_directories(step_proxy_host_memory_tests PRIVATE ${PROJECT_SOURCE_DIR}/scaling/step_proxy)
 endif()
