@@ -9,9 +9,11 @@ using perfgate::kLongestRegexSubject;
 TEST_CASE("a bounded regex matches short subjects and declines long ones without recursing") {
   static const std::regex word(R"(([A-Za-z_]+))");
   std::smatch m;
-  CHECK(bounded_regex_match("NCCL_ALGO", m, word));
+  const std::string name = "NCCL_ALGO", line = "x = y_z";
+  CHECK(bounded_regex_match(name, m, word));
   CHECK(m[1] == "NCCL_ALGO");
-  CHECK(bounded_regex_search("x = y_z", m, word));
+  CHECK(bounded_regex_search(line, m, word));
+  CHECK(m[1] == "x");
   const std::string longest(kLongestRegexSubject, 'a');
   CHECK(bounded_regex_match(longest, m, word));
   // 200 000 characters overflowed the stack inside std::regex_match itself.

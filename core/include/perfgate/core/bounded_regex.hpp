@@ -19,5 +19,9 @@ inline bool bounded_regex_search(const std::string& s, std::smatch& m, const std
 inline bool bounded_regex_match(const std::string& s, std::smatch& m, const std::regex& re) {
   return s.size() <= kLongestRegexSubject && std::regex_match(s, m, re);
 }
+// As for std::regex_search and std::regex_match: the match results would point into a
+// temporary subject that is gone when they are read.
+bool bounded_regex_search(const std::string&&, std::smatch&, const std::regex&) = delete;
+bool bounded_regex_match(const std::string&&, std::smatch&, const std::regex&) = delete;
 
 }  // namespace perfgate
