@@ -1,15 +1,8 @@
 #include "host_memory.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
 
 namespace perfgate::step_proxy {
-
-std::string gib(double bytes) {
-  return fmt::format("{:.1f} GiB", bytes / double(1u << 30));
-}
 
 double host_model_bytes(const Shape& s) {
   // In double: the count is judged before any option is known to give a buildable model.
@@ -22,26 +15,12 @@ double host_model_bytes(const Shape& s) {
   return (parameters + activations + scratch + ceiling) * sizeof(float);
 }
 
-std::optional<std::size_t> available_memory_bytes(const std::filesystem::path& meminfo) {
-  std::ifstream in(meminfo);
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
-    std::string key, unit;
-    std::size_t kib = 0;
-    if (fields >> key >> kib >> unit && key == "MemAvailable:" && unit == "kB") return kib * 1024;
-  }
-  return std::nullopt;
-}
-
 void check_host_memory(MPI_Comm comm, const Shape& s) {
-  MPI_Comm node = MPI_COMM_NULL;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int node_ranks = 1;
-  MPI_Comm_size(node, &node_ranks);
-  MPI_Comm_free(&node);
+  const int node_ranks = collectives::ranks_sharing_node(comm);
   const double need = host_model_bytes(s);
-  const std::optional<std::size_t> available = available_memory_bytes();
-  const bool short_of_memory = available && need * node_ranks > 0.9 * double(*available);
+  const std::optional<std::size_t> available = collectives::available_memory_bytes();
+  const bool short_of_memory =
+      available && need * node_ranks > collectives::kUsableMemoryFraction * double(*available);
   int mine = short_of_memory ? 1 : 0, short_ranks = 0, size = 1;
   MPI_Allreduce(&mine, &short_ranks, 1, MPI_INT, MPI_SUM, comm);
   MPI_Comm_size(comm, &size);

@@ -4,11 +4,7 @@
 // kernel's out-of-memory killer, which may pick another user's process on a shared cluster node.
 #include <mpi.h>
 
-#include <cstddef>
-#include <filesystem>
-#include <optional>
-#include <string>
-
+#include "perfgate/collectives/node_memory.hpp"
 #include "perfgate/core/error.hpp"
 #include "transformer.hpp"
 
@@ -23,19 +19,15 @@ class ModelTooLarge : public InputError {
 };
 
 // "61.7 GiB": how both backends' memory checks print a byte count.
-std::string gib(double bytes);
+using collectives::gib;
 
 // Bytes one rank of the CPU backend allocates: TransformerStack's weights and gradients, every
 // layer's activations, the backward scratch, and the ceiling GEMM's operands (all fp32).
 double host_model_bytes(const Shape& s);
 
-// MemAvailable of a /proc/meminfo-format file, in bytes; nullopt when it has no such line.
-std::optional<std::size_t> available_memory_bytes(
-    const std::filesystem::path& meminfo = "/proc/meminfo");
-
 // Collective over `comm`: throws ModelTooLarge on every rank when, on some node, the ranks that
-// share its memory need more than 90 % of what it has available. A node whose available memory
-// cannot be read is not judged.
+// share its memory need more than kUsableMemoryFraction (90 %) of what it has available. A node
+// whose available memory cannot be read is not judged.
 void check_host_memory(MPI_Comm comm, const Shape& s);
 
 }  // namespace perfgate::step_proxy

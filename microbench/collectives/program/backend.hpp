@@ -11,6 +11,7 @@
 
 #include "perfgate/collectives/data_pattern.hpp"
 #include "perfgate/collectives/nccl_table.hpp"
+#include "perfgate/collectives/node_memory.hpp"
 
 namespace perfgate::collectives {
 
@@ -35,7 +36,11 @@ class Backend {
   virtual void refill() = 0;  // restores the inputs (an in-place operation overwrites them)
   virtual void launch() = 0;  // one operation; may return before it completes
   virtual void wait() = 0;    // every launched operation has completed
-  virtual std::vector<double> output() = 0;  // this rank's receive buffer, decoded
+  // Elements of this rank's receive buffer unlike the pattern's expected output.
+  virtual std::size_t count_wrong_output() = 0;
+  // What this rank may allocate for one case's buffers (measured when the backend is made,
+  // before any buffer).
+  virtual MemoryShare memory_share() const = 0;
   // `iters` operations, `before_each` called on the host before each launch, then wait().
   void run_loop(int iters, const std::function<void()>& before_each);
   // The timed form of `iters` operations. Plain launches by default; NCCL with `-G N` replays

@@ -1,8 +1,12 @@
 // buckets mode: a fixed gradient volume all-reduced in buckets of size b, for a range of b.
+#include <optional>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "modes.hpp"
 #include "perfgate/collectives/size_sweep.hpp"
+#include "perfgate/core/error.hpp"
 #include "timing.hpp"
 
 namespace perfgate::collectives {
@@ -12,12 +16,22 @@ void run_buckets(ModeContext& ctx) {
   const DataType dtype = o.datatypes.front();
   const std::size_t element = type_size(dtype);
   std::vector<BucketMeasurement> rows;
+  std::string skipped, smallest_refused;
   for (std::size_t bucket : size_sweep(o.bucket_min, o.bucket_max, o.step_factor)) {
     if (bucket > o.bucket_total || bucket < element) continue;
     // The volume is rounded down to whole buckets (exact for the usual powers of two).
     const int buckets = static_cast<int>(o.bucket_total / bucket);
     CaseShape shape{Collective::all_reduce, dtype,           ReduceOp::sum, 0,
                     ctx.comm.size(),        bucket / element};
+    if (std::optional<std::string> why = buffers_do_not_fit(ctx, shape)) {
+      skipped += fmt::format("# Skipped: bucket {} B: {}\n", bucket, *why);
+      if (smallest_refused.empty()) smallest_refused = fmt::format("{} B: {}", bucket, *why);
+      ctx.document.add_to_list("skipped", {{"collective", "all_reduce"},
+                                           {"dtype", type_name(dtype)},
+                                           {"bucket_bytes", bucket},
+                                           {"reason", *why}});
+      continue;
+    }
     CaseMeasurement current;
     current.backend = ctx.backend.name();
     current.shape = shape;
@@ -38,7 +52,9 @@ void run_buckets(ModeContext& ctx) {
     rows.push_back(m);
   }
   ctx.document.set_current(std::nullopt);
-  if (rows.empty()) return;
+  // Options check that some bucket fits the volume: none measured means none fit in memory.
+  if (rows.empty())
+    throw InputError("--bucket-min: no bucket fits in memory; the smallest, " + smallest_refused);
   auto best = std::min_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
     return summarize(a.sample_us).median < summarize(b.sample_us).median;
   });
@@ -55,6 +71,7 @@ void run_buckets(ModeContext& ctx) {
                         m.best ? "  <- best" : "");
     ctx.document.add(bucket_results(m, ctx.document.scale()));
   }
+  text += skipped;
   text += fmt::format("# Best bucket: {} B\n", best->bucket_bytes);
   ctx.document.set_metadata("best_bucket_bytes", best->bucket_bytes);
   print_on_root(ctx.comm, text);

@@ -2,6 +2,8 @@
 // The four modes of perfgate-collectives. Each prints its table on rank 0 and adds its
 // results to the document; sweep returns the wrong elements found (0: every check passed).
 #include <cstddef>
+#include <optional>
+#include <string>
 
 #include "backend.hpp"
 #include "options.hpp"
@@ -23,6 +25,11 @@ std::size_t run_sweep(ModeContext& ctx);
 void run_buckets(ModeContext& ctx);
 void run_overlap(ModeContext& ctx);
 void run_reference(ModeContext& ctx);
+
+// Collective: why some rank cannot hold `shape`'s buffers and `other_bytes` more (its share of
+// the available memory, or --max-memory), the same text on every rank; nullopt when all can.
+std::optional<std::string> buffers_do_not_fit(ModeContext& ctx, const CaseShape& shape,
+                                              double other_bytes = 0);
 
 // Prints on rank 0 only, flushed at once (a killed job keeps what was printed).
 void print_on_root(const Communicator& comm, const std::string& text);

@@ -20,7 +20,8 @@ namespace {
 
 class MpiBackend final : public Backend {
  public:
-  explicit MpiBackend(const Communicator& comm) : comm_(comm) {}
+  explicit MpiBackend(const Communicator& comm)
+      : comm_(comm), share_{"host memory", available(), ranks_sharing_node(comm.comm()), {}} {}
 
   std::string name() const override { return "mpi"; }
 
@@ -48,10 +49,10 @@ class MpiBackend final : public Backend {
     refill();
   }
 
+  MemoryShare memory_share() const override { return share_; }
+
   void refill() override {
     const std::size_t size = type_size(shape_.dtype);
-    std::vector<double> input(send_count_);
-    for (std::size_t i = 0; i < input.size(); ++i) input[i] = input_value(shape_, comm_.rank(), i);
     std::span<std::byte> target = send_;
     if (in_place_) {
       // all_gather in place: this rank's block already sits at its place in the output.
@@ -60,7 +61,7 @@ class MpiBackend final : public Backend {
                                      : 0;
       target = std::span<std::byte>(recv_).subspan(offset * size, send_count_ * size);
     }
-    encode_array(shape_.dtype, input, target);
+    encode_input(shape_, comm_.rank(), 0, target);
   }
 
   void launch() override {
@@ -113,12 +114,13 @@ class MpiBackend final : public Backend {
 
   void wait() override {}  // MPI calls are blocking
 
-  std::vector<double> output() override {
+  std::size_t count_wrong_output() override {
     const std::size_t size = type_size(shape_.dtype);
-    if (!in_place_ && shape_.collective == Collective::broadcast && comm_.rank() == shape_.root) {
-      return decode_array(shape_.dtype, send_);
-    }
-    return decode_array(shape_.dtype, std::span<const std::byte>(recv_).first(recv_count_ * size));
+    std::span<const std::byte> out = std::span<const std::byte>(recv_).first(recv_count_ * size);
+    // Out of place, broadcast's root keeps its input in the send buffer.
+    if (!in_place_ && shape_.collective == Collective::broadcast && comm_.rank() == shape_.root)
+      out = send_;
+    return count_wrong_encoded(shape_, comm_.rank(), 0, out);
   }
 
   void prepare_compute(int n) override {
@@ -144,15 +146,25 @@ class MpiBackend final : public Backend {
   }
 
  private:
+  static std::optional<double> available() {
+    const std::optional<std::size_t> bytes = available_memory_bytes();
+    return bytes ? std::optional<double>(double(*bytes)) : std::nullopt;
+  }
+
   void divide_output_by_ranks() {
     const std::size_t size = type_size(shape_.dtype);
-    std::span<std::byte> region = std::span<std::byte>(recv_).first(recv_count_ * size);
-    std::vector<double> values = decode_array(shape_.dtype, region);
-    for (double& v : values) v /= shape_.ranks;
-    encode_array(shape_.dtype, values, region);
+    const std::span<std::byte> region = std::span<std::byte>(recv_).first(recv_count_ * size);
+    std::vector<double> values;
+    for_each_piece(recv_count_, [&](std::size_t first, std::size_t n) {
+      const std::span<std::byte> piece = region.subspan(first * size, n * size);
+      values = decode_array(shape_.dtype, piece);
+      for (double& v : values) v /= shape_.ranks;
+      encode_array(shape_.dtype, values, piece);
+    });
   }
 
   const Communicator& comm_;
+  MemoryShare share_;
   CaseShape shape_;
   bool in_place_ = false;
   std::size_t send_count_ = 0, recv_count_ = 0;

@@ -104,6 +104,14 @@ class NcclBackend final : public Backend {
     PG_CHECK(ncclCommInitRank(&nccl_, comm.size(), id, comm.rank()));
     PG_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PG_CHECK(cudaStreamCreateWithFlags(&compute_stream_, cudaStreamNonBlocking));
+    // After NCCL's own allocations; the node's ranks are spread over its devices by local rank.
+    std::size_t free = 0, total = 0;
+    PG_CHECK(cudaMemGetInfo(&free, &total));
+    const int node_ranks = ranks_sharing_node(comm.comm());
+    share_ = {fmt::format("GPU {} memory", device_),
+              double(free),
+              std::max(1, (node_ranks - device_ + devices - 1) / devices),
+              {}};
   }
 
   ~NcclBackend() override {
@@ -170,13 +178,18 @@ class NcclBackend final : public Backend {
     refill();
   }
 
+  MemoryShare memory_share() const override { return share_; }
+
+  // Through a host piece at a time: the staging stays small whatever the buffer's size.
   void refill() override {
     const std::size_t size = type_size(shape_.dtype);
-    std::vector<double> input(send_count_);
-    for (std::size_t i = 0; i < input.size(); ++i) input[i] = input_value(shape_, comm_.rank(), i);
-    std::vector<std::byte> host(send_count_ * size);
-    encode_array(shape_.dtype, input, host);
-    PG_CHECK(cudaMemcpy(send_pointer(), host.data(), host.size(), cudaMemcpyHostToDevice));
+    std::vector<std::byte> host;
+    for_each_piece(send_count_, [&](std::size_t first, std::size_t n) {
+      host.resize(n * size);
+      encode_input(shape_, comm_.rank(), first, host);
+      PG_CHECK(cudaMemcpy(send_pointer() + first * size, host.data(), host.size(),
+                          cudaMemcpyHostToDevice));
+    });
     finish_staging();
   }
 
@@ -288,11 +301,17 @@ class NcclBackend final : public Backend {
     }
   }
 
-  std::vector<double> output() override {
+  std::size_t count_wrong_output() override {
     const std::size_t size = type_size(shape_.dtype);
-    std::vector<std::byte> host(recv_count_ * size);
-    PG_CHECK(cudaMemcpy(host.data(), recv_pointer(), host.size(), cudaMemcpyDeviceToHost));
-    return decode_array(shape_.dtype, host);
+    std::vector<std::byte> host;
+    std::size_t wrong = 0;
+    for_each_piece(recv_count_, [&](std::size_t first, std::size_t n) {
+      host.resize(n * size);
+      PG_CHECK(cudaMemcpy(host.data(), recv_pointer() + first * size, host.size(),
+                          cudaMemcpyDeviceToHost));
+      wrong += count_wrong_encoded(shape_, comm_.rank(), first, host);
+    });
+    return wrong;
   }
 
   void abort() noexcept override {
@@ -366,6 +385,7 @@ class NcclBackend final : public Backend {
   int graph_iters_ = 0;  // operations in graph_exec_
   int device_ = 0;
   cudaDeviceProp props_{};
+  MemoryShare share_;
   ncclComm_t nccl_ = nullptr;
   cudaStream_t stream_ = nullptr, compute_stream_ = nullptr;
   cudaGraphExec_t graph_exec_ = nullptr;

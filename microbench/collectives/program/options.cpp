@@ -109,6 +109,9 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("--bucket-min", raw.bucket_min, "buckets mode: smallest bucket");
   app.add_option("--bucket-max", raw.bucket_max, "buckets mode: largest bucket");
   app.add_option("--gemm-n", o.gemm_n, "overlap mode: N of the N x N x N GEMM");
+  app.add_option("--max-memory", raw.max_memory,
+                 "buffer bytes one rank may allocate (K, M, G suffixes; 0: 90% of the available "
+                 "host or GPU memory shared by the ranks on it); larger cases are skipped");
   app.add_option("--delay-rank", o.delay_rank,
                  "test option: the rank that sleeps inside each timed operation");
   app.add_option("--delay-us", o.delay_us,
@@ -146,6 +149,7 @@ void finish_options(Options& o, const RawOptions& raw) {
   o.bucket_max = parse_byte_size(raw.bucket_max, "--bucket-max");
   size_sweep(o.bucket_min, o.bucket_max, o.step_factor);
   if (o.mode == Mode::buckets) check_bucket_range(o);
+  o.max_memory = parse_byte_size(raw.max_memory, "--max-memory");
   o.straggler_margin = parse_margin(raw.margin);
   if (raw.check != 0 && raw.check != 1) throw InputError("--check: must be 0 or 1");
   o.check = raw.check == 1;
@@ -195,6 +199,7 @@ nlohmann::json options_json(const Options& o) {
           {"bucket_min", o.bucket_min},
           {"bucket_max", o.bucket_max},
           {"gemm_n", o.gemm_n},
+          {"max_memory", o.max_memory},
           {"delay_rank", o.delay_rank},
           {"delay_us", o.delay_us}};
 }

@@ -38,6 +38,8 @@ struct Options {
   std::size_t bucket_total = std::size_t{64} << 20, bucket_min = std::size_t{1} << 20,
               bucket_max = std::size_t{64} << 20;
   int gemm_n = 512;
+  // Buffer bytes one rank may allocate; 0: its share of the available host or GPU memory only.
+  std::size_t max_memory = 0;
   int delay_rank = -1;
   double delay_us = 0;
 };
@@ -47,6 +49,7 @@ struct RawOptions {
   std::string mode = "sweep", collectives = "all_reduce", min_bytes = "8", max_bytes = "32M";
   std::string datatypes = "float", ops = "sum", margin = "0.10";
   std::string bucket_total = "64M", bucket_min = "1M", bucket_max = "64M";
+  std::string max_memory = "0";
   int check = 1, average = 1;
   std::vector<std::string> labels;
 };

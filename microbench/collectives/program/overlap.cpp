@@ -1,10 +1,13 @@
 // overlap mode: a GEMM and an all_reduce alone and together; how much of the shorter one hides.
 #include <chrono>
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "modes.hpp"
+#include "perfgate/core/error.hpp"
 #include "timing.hpp"
 
 namespace perfgate::collectives {
@@ -36,6 +39,11 @@ void run_overlap(ModeContext& ctx) {
   const DataType dtype = o.datatypes.front();
   CaseShape shape{Collective::all_reduce,        dtype, ReduceOp::sum, 0, ctx.comm.size(),
                   o.max_bytes / type_size(dtype)};
+  const double gemm_bytes = 3.0 * o.gemm_n * o.gemm_n * sizeof(float);  // A, B and C
+  std::optional<std::string> why = ctx.backend.unsupported(shape);
+  if (!why) why = buffers_do_not_fit(ctx, shape, gemm_bytes);
+  if (why)
+    throw InputError(fmt::format("--maxbytes {} --gemm-n {}: {}", o.max_bytes, o.gemm_n, *why));
   CaseMeasurement current;
   current.backend = ctx.backend.name();
   current.shape = shape;

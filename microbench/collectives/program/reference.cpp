@@ -1,6 +1,9 @@
 // reference mode: a hand-written MPI_Allreduce loop with no harness around it, to check that the
 // harness adds nothing to what plain MPI achieves.
 #include <chrono>
+#include <climits>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -21,6 +24,19 @@ void run_reference(ModeContext& ctx) {
   for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.step_factor)) {
     const std::size_t count = size / sizeof(float);
     if (count == 0) continue;
+    const CaseShape shape{Collective::all_reduce, DataType::f32, ReduceOp::sum, 0, n, count};
+    std::optional<std::string> why;
+    if (count > static_cast<std::size_t>(INT_MAX))
+      why = "more than INT_MAX elements";
+    else
+      why = buffers_do_not_fit(ctx, shape);
+    if (why) {
+      text += fmt::format("# Skipped: {} B: {}\n", size, *why);
+      ctx.document.add_to_list(
+          "skipped",
+          {{"collective", "all_reduce"}, {"dtype", "float"}, {"bytes", size}, {"reason", *why}});
+      continue;
+    }
     PageAlignedVector<float> send(count, 1.0f), recv(count, 0.0f);  // placed as the harness's
     const int c = static_cast<int>(count);
     for (int i = 0; i < o.warmup_iters; ++i)

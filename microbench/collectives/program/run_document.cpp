@@ -84,6 +84,7 @@ RunDocument::RunDocument(const Options& options, const std::string& backend,
   metadata_ = {{"ranks", ranks},
                {"options", options_json(options)},
                {"stragglers", nlohmann::json::array()},
+               {"skipped", nlohmann::json::array()},
                {"timeouts", nlohmann::json::array()}};
 }
 
@@ -92,9 +93,9 @@ void RunDocument::add(std::vector<Result> results) {
   for (Result& r : results) run_.results.push_back(std::move(r));
 }
 
-void RunDocument::add_straggler(nlohmann::json straggler) {
+void RunDocument::add_to_list(const std::string& list, nlohmann::json entry) {
   std::lock_guard lock(mutex_);
-  metadata_["stragglers"].push_back(std::move(straggler));
+  metadata_[list].push_back(std::move(entry));
 }
 
 void RunDocument::set_metadata(const std::string& key, nlohmann::json value) {

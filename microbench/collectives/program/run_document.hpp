@@ -30,7 +30,8 @@ class RunDocument {
   const std::vector<RankPlace>& places() const { return places_; }
 
   void add(std::vector<Result> results);
-  void add_straggler(nlohmann::json straggler);
+  // Appends to a list of metadata.collectives: "stragglers", or "skipped" (cases not run).
+  void add_to_list(const std::string& list, nlohmann::json entry);
   void set_metadata(const std::string& key, nlohmann::json value);
   // The case being measured now (recorded as timeout if the watchdog fires); nullopt: none.
   void set_current(std::optional<CaseMeasurement> current);

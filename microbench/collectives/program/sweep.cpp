@@ -53,7 +53,7 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   ctx.document.set_current(m);
   ctx.backend.prepare(shape, in_place);
   if (o.check && (!in_place || ctx.backend.in_place_defined(shape.collective)))
-    m.wrong = check_once(ctx.backend, ctx.comm, ctx.watchdog, shape);
+    m.wrong = check_once(ctx.backend, ctx.comm, ctx.watchdog);
   warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
   const auto n = static_cast<std::size_t>(shape.ranks);
   std::vector<double> own_sum(n, 0), avg, lo, hi;
@@ -98,15 +98,15 @@ std::vector<std::string> straggler_lines(ModeContext& ctx, CaseMeasurement& m) {
         s.rank, host, info(m.shape.collective).name, type_name(m.shape.dtype),
         info(m.shape.collective).reduces ? op_name(m.shape.op) : "none", m.bytes,
         m.in_place ? "in-place" : "out-of-place", s.time_us, s.median_us, s.excess * 100));
-    ctx.document.add_straggler({{"rank", s.rank},
-                                {"host", host},
-                                {"collective", info(m.shape.collective).name},
-                                {"dtype", type_name(m.shape.dtype)},
-                                {"bytes", m.bytes},
-                                {"in_place", m.in_place},
-                                {"time_us", s.time_us},
-                                {"median_us", s.median_us},
-                                {"excess", s.excess}});
+    ctx.document.add_to_list("stragglers", {{"rank", s.rank},
+                                            {"host", host},
+                                            {"collective", info(m.shape.collective).name},
+                                            {"dtype", type_name(m.shape.dtype)},
+                                            {"bytes", m.bytes},
+                                            {"in_place", m.in_place},
+                                            {"time_us", s.time_us},
+                                            {"median_us", s.median_us},
+                                            {"excess", s.excess}});
   }
   return lines;
 }
@@ -171,9 +171,16 @@ std::size_t run_sweep(ModeContext& ctx) {
                           op, info(c).has_root ? o.root : 0,
                           n,  usable_count(c, size / type_size(dtype), n)};
           if (shape.count == 0) continue;
-          if (auto why = ctx.backend.unsupported(shape)) {
+          std::optional<std::string> why = ctx.backend.unsupported(shape);
+          if (!why) why = buffers_do_not_fit(ctx, shape);
+          if (why) {
             notes.push_back(fmt::format("# Skipped: {} {} {} B: {}\n", info(c).name,
                                         type_name(dtype), size, *why));
+            ctx.document.add_to_list("skipped", {{"collective", info(c).name},
+                                                 {"dtype", type_name(dtype)},
+                                                 {"op", op_name(op)},
+                                                 {"bytes", size},
+                                                 {"reason", *why}});
             continue;
           }
           const std::size_t bytes = shape.count * type_size(dtype);

@@ -19,8 +19,7 @@ struct Delay {
 };
 
 // Runs one operation on fresh inputs and returns the wrong elements summed over all ranks.
-std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog,
-                       const CaseShape& shape);
+std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog);
 void warm_up(Backend& backend, Watchdog& watchdog, int iters);
 
 // This rank's wall time of one timed loop and the operations run (iters, or iters x replays).

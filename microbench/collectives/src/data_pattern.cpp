@@ -1,6 +1,8 @@
 #include "perfgate/collectives/data_pattern.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace perfgate::collectives {
 namespace {
@@ -16,6 +18,12 @@ double reduced(const CaseShape& s, std::size_t send_index) {
 }
 
 }  // namespace
+
+double case_buffer_bytes(const CaseShape& s) {
+  const BufferCounts counts = buffer_counts(s.collective, s.count, s.ranks);
+  return (double(counts.send) + double(std::max(counts.send, counts.recv))) *
+         double(type_size(s.dtype));
+}
 
 double input_value(const CaseShape& s, int rank, std::size_t index) {
   const auto r = static_cast<std::size_t>(rank), n = static_cast<std::size_t>(s.ranks);
@@ -54,7 +62,8 @@ bool has_output(const CaseShape& s, int rank) {
   return s.collective != Collective::reduce || rank == s.root;
 }
 
-std::size_t count_wrong(const CaseShape& s, int rank, std::span<const double> output) {
+std::size_t count_wrong(const CaseShape& s, int rank, std::span<const double> output,
+                        std::size_t first) {
   if (!has_output(s, rank)) return 0;
   // Every expected value is exact in the datatype, and so is an average over a power-of-two
   // number of ranks; over others, dividing by n rounds: 2 units in the last place (as
@@ -64,9 +73,30 @@ std::size_t count_wrong(const CaseShape& s, int rank, std::span<const double> ou
   const double relative = rounded ? 2 * type_epsilon(s.dtype) : 0.0;
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < output.size(); ++i) {
-    const double want = expected_value(s, rank, i);
+    const double want = expected_value(s, rank, first + i);
     if (!(std::fabs(output[i] - want) <= relative * std::fabs(want))) ++wrong;
   }
+  return wrong;
+}
+
+void encode_input(const CaseShape& s, int rank, std::size_t first, std::span<std::byte> out) {
+  const std::size_t size = type_size(s.dtype);
+  std::vector<double> values;
+  for_each_piece(out.size() / size, [&](std::size_t begin, std::size_t n) {
+    values.resize(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = input_value(s, rank, first + begin + i);
+    encode_array(s.dtype, values, out.subspan(begin * size, n * size));
+  });
+}
+
+std::size_t count_wrong_encoded(const CaseShape& s, int rank, std::size_t first,
+                                std::span<const std::byte> out) {
+  const std::size_t size = type_size(s.dtype);
+  std::size_t wrong = 0;
+  for_each_piece(out.size() / size, [&](std::size_t begin, std::size_t n) {
+    wrong += count_wrong(s, rank, decode_array(s.dtype, out.subspan(begin * size, n * size)),
+                         first + begin);
+  });
   return wrong;
 }
 

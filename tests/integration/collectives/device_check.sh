@@ -24,6 +24,10 @@ run --mode overlap -e 256M --gemm-n 4096 -n 20 -w 5 --output "$OUT/overlap.json"
 expect overlap 0 $? "^# compute alone .* efficiency -?[0-9.]+$"
 run --mode buckets --bucket-total 1G --bucket-min 1M --bucket-max 1G -f 4 -n 1 -w 2 --output "$OUT/buckets.json" >"$OUT/buckets.txt" 2>&1
 expect buckets 0 $? "^# Best bucket: [0-9]+ B$"
+# The GPU's own memory bounds a rank's buffers: 2 × 128 GiB of float all_reduce does not fit
+# on any GPU sold today (H200 141 GB, B200 192 GB); the 1 MiB size still runs.
+run -b 1M -e 128G -f 131072 -n 2 -w 1 --output "$OUT/memory.json" >"$OUT/memory.txt" 2>&1
+expect memory 0 $? "^# Skipped: all_reduce float 137438953472 B: rank 0 \(.+\) needs 256\.0 GiB for its buffers, more than .* of GPU 0 memory available"
 start=$(date +%s)
 run -b 1M -e 1M -n 2 -w 1 --delay-rank 0 --delay-us 20000000 --timeout-s 2 --output "$OUT/hang.json" >"$OUT/hang.txt" 2>&1
 expect hang 5 $? "watchdog: .* did not complete within 2 s"

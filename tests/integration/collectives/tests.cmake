@@ -7,6 +7,7 @@ if(TARGET perfgate-collectives)
   perfgate_integration_test(collectives_modes collectives/modes.sh LABELS mpi TIMEOUT 300)
   perfgate_integration_test(collectives_nccl_tests_compare collectives/nccl_tests_compare.sh LABELS mpi TIMEOUT 200)
   perfgate_integration_test(collectives_nccl_no_device collectives/nccl_no_device.sh LABELS mpi TIMEOUT 300)
+  perfgate_integration_test(collectives_memory_limit collectives/memory_limit.sh LABELS mpi TIMEOUT 200)
   set_tests_properties(collectives_mpi_operations collectives_stragglers_watchdog collectives_table_roundtrip
-    collectives_modes collectives_nccl_tests_compare collectives_nccl_no_device PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK mpi_cores)
+    collectives_modes collectives_nccl_tests_compare collectives_nccl_no_device collectives_memory_limit PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK mpi_cores)
 endif()

@@ -122,3 +122,45 @@ TEST_CASE("every expected value is exact, so narrow types and many ranks still c
     }
   }
 }
+
+TEST_CASE("a buffer encoded and checked piece by piece is the one encoded and checked whole") {
+  // Three pieces and a part: every boundary sits inside the buffer, and `first` moves the
+  // pattern's index along (a piece checked as if it began at 0 would be wrong almost everywhere).
+  const std::size_t count = 3 * kPatternPieceElements + 1000;
+  for (const DataType t : {DataType::f32, DataType::bf16, DataType::f8e4m3}) {
+    INFO(type_name(t));
+    const CaseShape s{Collective::all_gather, t, ReduceOp::sum, 0, 4, count};
+    const std::size_t size = type_size(t);
+    std::vector<std::byte> pieces((count / 4) * size), whole(pieces.size());
+    encode_input(s, 2, 0, pieces);
+    std::vector<double> values(count / 4);
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = input_value(s, 2, i);
+    encode_array(t, values, whole);
+    CHECK(pieces == whole);
+
+    // Rank 1's all_gather output, encoded; one element past the second boundary spoiled.
+    std::vector<double> out(count);
+    for (std::size_t i = 0; i < count; ++i) out[i] = expected_value(s, 1, i);
+    std::vector<std::byte> encoded(count * size);
+    encode_array(t, out, encoded);
+    CHECK(count_wrong_encoded(s, 1, 0, encoded) == 0);
+    encoded[(2 * kPatternPieceElements + 5) * size] ^= std::byte{0x7f};
+    CHECK(count_wrong_encoded(s, 1, 0, encoded) == 1);
+    // The second half checked on its own, at its place in the buffer.
+    const std::size_t half = count / 2;
+    CHECK(count_wrong_encoded(s, 1, half,
+                              std::span<const std::byte>(encoded).subspan(half * size)) == 1);
+  }
+}
+
+TEST_CASE("a case's buffers: the send buffer and a receive buffer for either placement") {
+  // all_gather over 4 ranks of 1 Mi float elements: sends a quarter, receives all of it.
+  CHECK(case_buffer_bytes({Collective::all_gather, DataType::f32, ReduceOp::sum, 0, 4, 1 << 20}) ==
+        (double(1 << 18) + double(1 << 20)) * 4);
+  // reduce_scatter sends all and receives a quarter; in place that one buffer holds the input.
+  CHECK(case_buffer_bytes({Collective::reduce_scatter, DataType::bf16, ReduceOp::sum, 0, 4,
+                           1 << 20}) == 2.0 * double(1 << 20) * 2);
+  // Near the largest size accepted, counted without wrapping.
+  CHECK(case_buffer_bytes({Collective::all_reduce, DataType::f8e4m3, ReduceOp::sum, 0, 2,
+                           std::size_t{1} << 63}) == 0x1p64);
+}

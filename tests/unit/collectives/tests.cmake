@@ -19,4 +19,8 @@ if(TARGET perfgate_collectives_mpi)
   perfgate_unit_test(collectives_abort_when_free
     SOURCES unit/collectives/abort_when_free_test.cpp
     LIBS perfgate_collectives_mpi Threads::Threads)
+  # A rank's memory share and the message a case too big for it gets.
+  perfgate_unit_test(collectives_node_memory
+    SOURCES unit/collectives/node_memory_test.cpp
+    LIBS perfgate_collectives_mpi)
 endif()

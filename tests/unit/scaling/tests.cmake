@@ -18,11 +18,11 @@ if(TARGET MPI::MPI_CXX)
     SOURCES unit/scaling/step_proxy_gradient_check_test.cpp ${PROJECT_SOURCE_DIR}/scaling/step_proxy/gradient_check.cpp
     LIBS perfgate_core MPI::MPI_CXX)
   target_include_directories(step_proxy_gradient_check_tests PRIVATE ${PROJECT_SOURCE_DIR}/scaling/step_proxy)
-  # The CPU step proxy's memory estimate and its reading of the node's available memory.
+  # The CPU step proxy's memory estimate.
   perfgate_unit_test(step_proxy_host_memory_tests
     SOURCES unit/scaling/step_proxy_host_memory_test.cpp ${PROJECT_SOURCE_DIR}/scaling/step_proxy/host_memory.cpp
             ${PROJECT_SOURCE_DIR}/scaling/step_proxy/transformer.cpp
-    LIBS perfgate_cpu_kernels perfgate_core MPI::MPI_CXX)
+    LIBS perfgate_cpu_kernels perfgate_collectives_mpi perfgate_core MPI::MPI_CXX)
   target_include_directories(step_proxy_host_memory_tests PRIVATE ${PROJECT_SOURCE_DIR}/scaling/step_proxy)
 endif()
 # The CUDA step proxy's host reference of its network (the model check's side without a GPU).

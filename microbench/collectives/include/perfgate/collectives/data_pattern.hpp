@@ -1,6 +1,7 @@
 #pragma once
 // Predictable inputs and the outputs they must produce, so every rank can count wrong elements
 // of its own output without moving data (the nccl-tests data check, on the host).
+#include <algorithm>
 #include <cstddef>
 #include <span>
 
@@ -19,6 +20,11 @@ struct CaseShape {
   std::size_t count = 0;  // the table count
 };
 
+// Bytes one rank allocates for `shape`: its send buffer and a receive buffer big enough for the
+// in-place form too (the larger of the two placements of a case). In double: a size near the
+// largest accepted would wrap a 64-bit count.
+double case_buffer_bytes(const CaseShape& shape);
+
 // Element `index` of the send buffer of `rank`: small integers chosen so that every expected
 // value is exact in every datatype, fp8 included, whatever the number of ranks.
 double input_value(const CaseShape& shape, int rank, std::size_t index);
@@ -29,6 +35,25 @@ bool has_output(const CaseShape& shape, int rank);
 // Elements of `output` (the receive buffer of `rank`) not equal to the expected value; an
 // average over a rank count that is not a power of two may differ by its rounding (2 × the
 // datatype's epsilon, relative).
-std::size_t count_wrong(const CaseShape& shape, int rank, std::span<const double> output);
+// `first`: the index in the receive buffer of output[0] (a buffer checked piece by piece).
+std::size_t count_wrong(const CaseShape& shape, int rank, std::span<const double> output,
+                        std::size_t first = 0);
+
+// Buffers are encoded and checked through doubles a piece at a time, so that the staging memory
+// stays a few MiB whatever the buffer's size (a whole 4 GiB bf16 buffer would take 16 GiB).
+inline constexpr std::size_t kPatternPieceElements = std::size_t{1} << 20;
+
+// Calls f(first, n) for consecutive pieces [first, first + n) of [0, count).
+template <class F>
+void for_each_piece(std::size_t count, F&& f) {
+  for (std::size_t first = 0; first < count; first += kPatternPieceElements)
+    f(first, std::min(kPatternPieceElements, count - first));
+}
+
+// Writes elements [first, first + out.size() / type size) of the send buffer of `rank`, encoded.
+void encode_input(const CaseShape& shape, int rank, std::size_t first, std::span<std::byte> out);
+// count_wrong on encoded elements [first, ...) of the receive buffer of `rank`.
+std::size_t count_wrong_encoded(const CaseShape& shape, int rank, std::size_t first,
+                                std::span<const std::byte> out);
 
 }  // namespace perfgate::collectives

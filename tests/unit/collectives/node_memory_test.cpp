@@ -1,0 +1,57 @@
+// What one rank may allocate: the node's available memory read from /proc/meminfo, divided among
+// the ranks that share it and bounded by --max-memory, and the message a case too big gets.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "perfgate/collectives/node_memory.hpp"
+
+using namespace perfgate::collectives;
+
+TEST_CASE("the node's available memory is MemAvailable of /proc/meminfo") {
+  const auto file = std::filesystem::temp_directory_path() / "perfgate-meminfo-test";
+  std::ofstream(file) << "MemTotal:       24576000 kB\nMemFree:         1000 kB\n"
+                         "MemAvailable:   20000000 kB\nBuffers:            0 kB\n";
+  CHECK(available_memory_bytes(file) == std::size_t(20000000) * 1024);
+  std::ofstream(file) << "MemTotal:       24576000 kB\n";  // a kernel before 3.14
+  CHECK_FALSE(available_memory_bytes(file));
+  std::filesystem::remove(file);
+  CHECK_FALSE(available_memory_bytes(file));
+  CHECK(available_memory_bytes().value_or(0) > 0);  // this machine's
+}
+
+TEST_CASE("byte counts print in the largest unit that keeps them at 1 or more") {
+  CHECK(bytes_text(0) == "0 B");
+  CHECK(bytes_text(1023) == "1023 B");
+  CHECK(bytes_text(1536) == "1.5 KiB");
+  CHECK(bytes_text(64.0 * (1 << 20)) == "64.0 MiB");
+  CHECK(bytes_text(0x1p40 * 3) == "3.0 TiB");
+  CHECK(bytes_text(0x1p50) == "1024.0 TiB");
+}
+
+TEST_CASE("a rank's share: 90 % of what is available over the ranks sharing it, or the limit") {
+  const double gib = 0x1p30;
+  const MemoryShare host{"host memory", 20 * gib, 2, {}};
+  CHECK(host.bytes() == 0.9 * 20 * gib / 2);
+  CHECK(host.describe() ==
+        "9.0 GiB (90 % of 20.0 GiB of host memory available, shared by 2 ranks)");
+  MemoryShare limited = host;
+  limited.limit = 1 << 20;
+  CHECK(limited.bytes() == 1 << 20);
+  CHECK(limited.describe() == "1.0 MiB (--max-memory)");
+  limited.limit = 100 * gib;  // a limit above the share does not raise it
+  CHECK(limited.bytes() == host.bytes());
+  CHECK(limited.describe() == host.describe());
+  const MemoryShare unknown{"host memory", std::nullopt, 1, {}};
+  CHECK(std::isinf(unknown.bytes()));  // no MemAvailable and no limit: not judged
+
+  CHECK_FALSE(memory_shortfall(9 * gib, host));
+  CHECK(memory_shortfall(9 * gib + 1, host) ==
+        "needs 9.0 GiB for its buffers, more than 9.0 GiB (90 % of 20.0 GiB of host memory "
+        "available, shared by 2 ranks)");
+  CHECK_FALSE(memory_shortfall(1e30, unknown));
+  CHECK(memory_shortfall(2e6, {"GPU 3 memory", 80 * gib, 1, 1e6}) ==
+        "needs 1.9 MiB for its buffers, more than 976.6 KiB (--max-memory)");
+}
