@@ -31,8 +31,10 @@ double reduction_tolerance(int ranks, double unit_roundoff) {
 
 GradientCheckResult judge_gradient_sums(const std::vector<Bucket>& plan, const BucketSums& sums,
                                         int ranks, double unit_roundoff) {
-  GradientCheckResult result{ranks, plan.size(), 0, reduction_tolerance(ranks, unit_roundoff),
-                             true,  {}};
+  GradientCheckResult result;
+  result.ranks = ranks;
+  result.buckets = plan.size();
+  result.tolerance = reduction_tolerance(ranks, unit_roundoff);
   if (result.tolerance > kLargestTolerance) {
     result.made = false;
     result.reason = fmt::format(
@@ -66,6 +68,53 @@ GradientCheckResult check_gradient_sums(MPI_Comm comm, const std::vector<Bucket>
                         reduce_on_root(comm, mine.reduced, MPI_MIN),
                         reduce_on_root(comm, mine.reduced, MPI_MAX)};
   return judge_gradient_sums(plan, sums, ranks, unit_roundoff);
+}
+
+namespace {
+
+// Rank `rank`'s term of element `index`: 1, 2 or 4 from the two ranks index mod n and
+// index + 1 mod n (one rank alone adds its term once), 0 from the others.
+double exact_term(int rank, long long index) {
+  return static_cast<double>(1 << ((index + rank) % 3));
+}
+
+}  // namespace
+
+double exact_pass_input(int ranks, int rank, long long index) {
+  const long long n = ranks;
+  const bool contributes = rank == index % n || rank == (index + 1) % n;
+  return contributes ? exact_term(rank, index) : 0.0;
+}
+
+double exact_pass_sum(int ranks, long long index) {
+  const auto first = static_cast<int>(index % ranks),
+             second = static_cast<int>((index + 1) % ranks);
+  const double one = exact_term(first, index);
+  return first == second ? one : one + exact_term(second, index);
+}
+
+ExactPassResult judge_exact_pass(MPI_Comm comm, const std::vector<Bucket>& plan,
+                                 const std::vector<long long>& wrong) {
+  const int buckets = static_cast<int>(plan.size());
+  std::vector<long long> total(plan.size()), ranks_wrong(plan.size());
+  std::vector<long long> mine_wrong(plan.size());
+  for (std::size_t b = 0; b < plan.size(); ++b) mine_wrong[b] = wrong[b] > 0 ? 1 : 0;
+  MPI_Allreduce(wrong.data(), total.data(), buckets, MPI_LONG_LONG, MPI_SUM, comm);
+  MPI_Allreduce(mine_wrong.data(), ranks_wrong.data(), buckets, MPI_LONG_LONG, MPI_SUM, comm);
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  ExactPassResult result{plan.size(), 0};
+  for (std::size_t b = 0; b < plan.size(); ++b) {
+    result.elements += plan[b].count;
+    if (total[b] == 0) continue;
+    throw GradientCheckFailed(fmt::format(
+        "gradient check: bucket {} of {} (gradients {}..{}, all-reduced after layer {}): the "
+        "exact pass left {} of its {} elements unlike their exact sum over the {} ranks, on {} "
+        "rank{}: the all-reduce did not sum this bucket across the ranks",
+        b, plan.size(), plan[b].offset, plan[b].offset + plan[b].count - 1, plan[b].after_layer,
+        total[b], plan[b].count * ranks, ranks, ranks_wrong[b], ranks_wrong[b] == 1 ? "" : "s"));
+  }
+  return result;
 }
 
 double sum_abs(const float* data, long long count) {

@@ -28,6 +28,12 @@ struct GradientSums {
   std::vector<double> local, reduced;
 };
 
+// The exact pass's size (below), once it passed.
+struct ExactPassResult {
+  std::size_t buckets = 0;
+  long long elements = 0;  // per rank
+};
+
 struct GradientCheckResult {
   int ranks = 1;
   std::size_t buckets = 0;
@@ -38,6 +44,7 @@ struct GradientCheckResult {
   // no verdict is given and `reason` says so.
   bool made = true;
   std::string reason;
+  ExactPassResult exact;  // filled by the backend, which runs the exact pass first
 };
 
 // The CUDA backend's model check (cuda/model_check.hpp): the GPU step's local weight gradients
@@ -72,6 +79,31 @@ GradientCheckResult judge_gradient_sums(const std::vector<Bucket>& plan, const B
 // verdict to every rank (all throw together or none).
 GradientCheckResult check_gradient_sums(MPI_Comm comm, const std::vector<Bucket>& plan,
                                         const GradientSums& mine, double unit_roundoff);
+
+// The exact pass, before the steps: every bucket of the plan is all-reduced once through the
+// step's own path (its communication thread or stream, the plan) over gradients
+// set to a pattern whose sums are exact in fp32 and bf16 at any number of ranks (as
+// perfgate-collectives' data check: two ranks add 1, 2 or 4 to each element, the others 0).
+// Every element must then equal its sum exactly, so a bucket left out, reduced twice or
+// misplaced, and one rank's contribution missing, fail at any rank count, where the Σ|g| check
+// above tells a missing rank from rounding only up to 16 ranks in bf16. It cannot see a bucket
+// read before its gradients were final: that is the Σ|g| check's.
+double exact_pass_input(int ranks, int rank, long long index);
+double exact_pass_sum(int ranks, long long index);  // what every rank must hold after the pass
+
+// Collective over `comm`: `wrong` holds, per bucket of `plan`, this rank's elements unlike
+// exact_pass_sum. Throws GradientCheckFailed on every rank, naming the first bucket any rank
+// got wrong and how many elements on how many ranks; else the pass's size.
+ExactPassResult judge_exact_pass(MPI_Comm comm, const std::vector<Bucket>& plan,
+                                 const std::vector<long long>& wrong);
+// Elements i of `bucket` with values(i) != exact_pass_sum(ranks, i): the backends' count.
+template <class Value>
+long long exact_pass_wrong(const Bucket& bucket, int ranks, Value&& values) {
+  long long wrong = 0;
+  for (long long i = bucket.offset; i < bucket.offset + bucket.count; ++i)
+    if (values(i) != exact_pass_sum(ranks, i)) ++wrong;
+  return wrong;
+}
 
 // Σ|x| in double: the CPU backend's bucket sum.
 double sum_abs(const float* data, long long count);

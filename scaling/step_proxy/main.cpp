@@ -41,7 +41,8 @@ struct Options {
   Shape shape;
   std::string backend = "cpu", output, suite = "step_proxy";
   long long bucket_bytes = 64 * 1024;
-  int warmup = 2, iters = 5, repetitions = 3, delay_rank = -1, skip_bucket = -1;
+  int warmup = 2, iters = 5, repetitions = 3, delay_rank = -1, skip_bucket = -1,
+      skip_exact_bucket = -1;
   double delay_us = 0, straggler_margin = 0.10;
   double timeout_s = 300;  // watchdog seconds per step (0: off)
 };
@@ -115,7 +116,8 @@ void add_times(RankMeasurement& m, const StepTimes& mean) {
 }
 
 StepConfig step_config(const Options& o, int rank) {
-  return {o.bucket_bytes, rank == o.delay_rank ? o.delay_us : 0.0, o.skip_bucket};
+  return {o.bucket_bytes, rank == o.delay_rank ? o.delay_us : 0.0, o.skip_bucket,
+          o.skip_exact_bucket};
 }
 
 // A step hung on this rank (on the GPU the communicator is already aborted, so the peers' waits
@@ -127,7 +129,7 @@ StepConfig step_config(const Options& o, int rank) {
   std::_Exit(perfgate::exit_code::watchdog_timeout);
 }
 
-RankMeasurement measure_cpu(const Options& o, int rank) {
+RankMeasurement measure_cpu(const Options& o, int rank, int size) {
   RankMeasurement m;
   m.compute_note =
       "fp32 blocked GEMM and FlashAttention-style attention (the microbench CPU kernels), MPI "
@@ -148,12 +150,19 @@ RankMeasurement measure_cpu(const Options& o, int rank) {
     const perfgate::collectives::ArmedWatch armed(watchdog);
     return run_step(model, comm, o.shape, config, sums);
   };
+  const std::vector<Bucket> plan =
+      step_buckets(o.shape, config.bucket_bytes, gradient_bytes(o.backend));
+  ExactPassResult exact;  // the bucketed all-reduce sums a known pattern exactly
+  {
+    const perfgate::collectives::ArmedWatch armed(watchdog);
+    exact = judge_exact_pass(MPI_COMM_WORLD, plan,
+                             run_exact_pass(model, comm, o.shape, config, rank, size));
+  }
   for (int i = 0; i < o.warmup; ++i) watched_step(nullptr);
   GradientSums sums;  // one untimed step proves the all-reduce summed every bucket
   watched_step(&sums);
-  m.gradient_check = check_gradient_sums(
-      MPI_COMM_WORLD, step_buckets(o.shape, config.bucket_bytes, gradient_bytes(o.backend)), sums,
-      kFp32UnitRoundoff);
+  m.gradient_check = check_gradient_sums(MPI_COMM_WORLD, plan, sums, kFp32UnitRoundoff);
+  m.gradient_check.exact = exact;
   for (int rep = 0; rep < o.repetitions; ++rep) {
     StepTimes sum;
     for (int i = 0; i < o.iters; ++i) sum += watched_step(nullptr);
@@ -193,9 +202,9 @@ RankMeasurement measure_cuda(const Options& o, int rank, int size) {
 int run(const Options& o, int rank, int size, int thread_level) {
 #ifdef PERFGATE_HAVE_NCCL
   const RankMeasurement m =
-      o.backend == "cuda" ? measure_cuda(o, rank, size) : measure_cpu(o, rank);
+      o.backend == "cuda" ? measure_cuda(o, rank, size) : measure_cpu(o, rank, size);
 #else
-  const RankMeasurement m = measure_cpu(o, rank);
+  const RankMeasurement m = measure_cpu(o, rank, size);
 #endif
   const std::vector<double>& mine = m.per_repetition;
   const double ceiling = m.ceiling;
@@ -223,6 +232,8 @@ int run(const Options& o, int rank, int size, int thread_level) {
             << d[3].summary.median << "  other_us " << d[4].summary.median << "  overlap "
             << d[5].summary.median << "  mfu " << d[6].summary.median << "\n";
   const GradientCheckResult& check = m.gradient_check;
+  std::cout << "# exact pass: " << check.exact.buckets << " buckets, " << check.exact.elements
+            << " gradients per rank, every sum over " << size << " ranks exact\n";
   if (check.made)
     std::cout << "# gradient check: " << check.buckets << " buckets summed over " << size
               << " ranks, worst deviation " << 100 * check.worst_deviation << " % (tolerance "
@@ -261,8 +272,10 @@ int main(int argc, char** argv) {
                  "test option: this rank computes --delay-us longer per step");
   app.add_option("--delay-us", o.delay_us);
   app.add_option("--skip-bucket", o.skip_bucket,
-                 "test option: never all-reduce this gradient bucket (0: the first launched), "
-                 "so that the gradient check fails");
+                 "test option: never all-reduce this gradient bucket in the steps (0: the first "
+                 "launched), so that the gradient check's sums fail");
+  app.add_option("--skip-exact-bucket", o.skip_exact_bucket,
+                 "test option: leave this bucket out of the exact pass, so that it fails");
   app.add_option("--timeout-s", o.timeout_s,
                  "seconds one step may take before the job ends with exit 5 (cuda backend: "
                  "NCCL is aborted first; 0: off)")
@@ -275,9 +288,11 @@ int main(int argc, char** argv) {
     check_shape_limits(o);
     const std::size_t buckets =
         step_buckets(o.shape, o.bucket_bytes, gradient_bytes(o.backend)).size();
-    if (o.skip_bucket < -1 || o.skip_bucket >= static_cast<long long>(buckets))
-      throw CLI::ValidationError("--skip-bucket", "is not a bucket of this model (it has " +
-                                                      std::to_string(buckets) + ", from 0)");
+    for (const auto& [name, bucket] :
+         {std::pair{"--skip-bucket", o.skip_bucket}, {"--skip-exact-bucket", o.skip_exact_bucket}})
+      if (bucket < -1 || bucket >= static_cast<long long>(buckets))
+        throw CLI::ValidationError(
+            name, "is not a bucket of this model (it has " + std::to_string(buckets) + ", from 0)");
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return 0;

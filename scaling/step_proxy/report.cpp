@@ -23,7 +23,11 @@ Result metric(const Params& params, const std::string& name, const std::string& 
 }
 
 nlohmann::json gradient_check_json(const GradientCheckResult& c) {
-  nlohmann::json j = {{"made", c.made}, {"buckets", c.buckets}, {"ranks", c.ranks}};
+  nlohmann::json j = {
+      {"made", c.made},
+      {"buckets", c.buckets},
+      {"ranks", c.ranks},
+      {"exact_pass", {{"buckets", c.exact.buckets}, {"elements_per_rank", c.exact.elements}}}};
   if (c.made) {
     j["worst_deviation"] = c.worst_deviation;
     j["tolerance"] = c.tolerance;

@@ -63,6 +63,24 @@ std::vector<Bucket> step_buckets(const Shape& shape, long long bucket_bytes,
                       bucket_gradients(bucket_bytes, gradient_bytes));
 }
 
+std::vector<long long> run_exact_pass(TransformerStack& model, CommThread& comm, const Shape& shape,
+                                      const StepConfig& config, int rank, int ranks) {
+  const std::vector<Bucket> plan = step_buckets(shape, config.bucket_bytes, sizeof(float));
+  float* grads = model.grads(0);
+  const long long total = static_cast<long long>(shape.layers) * shape.params_per_layer();
+  for (long long i = 0; i < total; ++i)
+    grads[i] = static_cast<float>(exact_pass_input(ranks, rank, i));
+  for (std::size_t b = 0; b < plan.size(); ++b)
+    if (static_cast<int>(b) != config.skip_exact_bucket)
+      comm.enqueue(grads + plan[b].offset, static_cast<int>(plan[b].count));
+  comm.drain();
+  comm.take_comm_us();  // not a step's communication
+  std::vector<long long> wrong;
+  for (const Bucket& bucket : plan)
+    wrong.push_back(exact_pass_wrong(bucket, ranks, [&](long long i) { return double(grads[i]); }));
+  return wrong;
+}
+
 StepTimes run_step(TransformerStack& model, CommThread& comm, const Shape& shape,
                    const StepConfig& config, GradientSums* sums) {
   ComputeClock clock;

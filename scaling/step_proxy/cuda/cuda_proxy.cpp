@@ -134,12 +134,19 @@ CudaProxyResult run_cuda_proxy(const CudaProxyConfig& config, int rank, int size
   try {
     phase = "the model check's forward and backward";
     result.model_check = gpu::check_model(world, model, config.shape, watchdog);
+    phase = "the exact pass's all-reduces";
+    ExactPassResult exact;  // the bucketed all-reduce sums a known pattern exactly
+    {
+      const collectives::ArmedWatch armed(watchdog);
+      exact = judge_exact_pass(world.comm(), step.buckets(), step.exact_pass(rank, size));
+    }
     phase = "a training step";
     for (int i = 0; i < config.warmup; ++i) watched_step(nullptr);
     GradientSums sums;  // one untimed step proves the all-reduce summed every bucket
     watched_step(&sums);
     result.gradient_check =
         check_gradient_sums(world.comm(), step.buckets(), sums, kBf16UnitRoundoff);
+    result.gradient_check.exact = exact;
     for (int rep = 0; rep < config.repetitions; ++rep) {
       StepTimes sum;
       for (int i = 0; i < config.iters; ++i) sum += watched_step(nullptr);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "perfgate/collectives/datatype.hpp"
 #include "perfgate/cuda/check.hpp"
 
 namespace perfgate::step_proxy::gpu {
@@ -28,6 +29,7 @@ GpuStep::GpuStep(GpuTransformer& model, NcclComm& comm, const Shape& shape,
       comm_(comm),
       delay_us_(config.delay_us),
       skip_bucket_(config.skip_bucket),
+      skip_exact_bucket_(config.skip_exact_bucket),
       compute_(compute),
       start_(new_event()),
       compute_end_(new_event()),
@@ -92,6 +94,35 @@ void GpuStep::take_reduced_sums(GradientSums& sums) {
     sums.local.push_back(total(b, 0));
     sums.reduced.push_back(total(b, 1));
   }
+}
+
+std::vector<long long> GpuStep::exact_pass(int rank, int ranks) {
+  Bf16Bits* base = model_.grads(0);
+  std::vector<Bf16Bits> host(model_.gradient_count());
+  for (std::size_t i = 0; i < host.size(); ++i)
+    host[i] = static_cast<Bf16Bits>(collectives::encode(
+        collectives::DataType::bf16,
+        static_cast<float>(exact_pass_input(ranks, rank, static_cast<long long>(i)))));
+  // The copies run on the legacy stream; the compute stream (the model's last kernels) and
+  // the communication stream are synchronised around them.
+  PERFGATE_CUDA_CHECK(cudaStreamSynchronize(compute_));
+  PERFGATE_CUDA_CHECK(
+      cudaMemcpy(base, host.data(), host.size() * sizeof(Bf16Bits), cudaMemcpyHostToDevice));
+  for (std::size_t b = 0; b < buckets_.size(); ++b)
+    if (static_cast<int>(b) != skip_exact_bucket_)
+      comm_.all_reduce_sum(base + buckets_[b].offset, static_cast<std::size_t>(buckets_[b].count),
+                           comm_stream_);
+  PERFGATE_CUDA_CHECK(cudaEventRecord(comm_done_, comm_stream_));
+  comm_.wait(comm_done_);
+  PERFGATE_CUDA_CHECK(
+      cudaMemcpy(host.data(), base, host.size() * sizeof(Bf16Bits), cudaMemcpyDeviceToHost));
+  std::vector<long long> wrong;
+  for (const Bucket& bucket : buckets_)
+    wrong.push_back(exact_pass_wrong(bucket, ranks, [&](long long i) {
+      return double(
+          collectives::decode(collectives::DataType::bf16, host[static_cast<std::size_t>(i)]));
+    }));
+  return wrong;
 }
 
 StepTimes GpuStep::run(GradientSums* sums) {

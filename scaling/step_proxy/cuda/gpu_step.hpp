@@ -34,6 +34,10 @@ class GpuStep {
   // Σ|g| on the compute stream before its all-reduce is released and after the step (the
   // gradient check's step; the sums' kernels lengthen it, so it is not timed).
   StepTimes run(GradientSums* sums = nullptr);
+  // The exact pass (gradient_check.hpp): the pattern written to the gradients through the host,
+  // every bucket all-reduced on the communication stream as a step does, read back; per
+  // bucket, this rank's wrong elements.
+  std::vector<long long> exact_pass(int rank, int ranks);
   const std::vector<Bucket>& buckets() const { return buckets_; }
 
  private:
@@ -47,7 +51,7 @@ class GpuStep {
   GpuTransformer& model_;
   NcclComm& comm_;
   double delay_us_;
-  int skip_bucket_;
+  int skip_bucket_, skip_exact_bucket_;
   cudaStream_t compute_, comm_stream_ = nullptr;
   cudaEvent_t start_, compute_end_, comm_done_, end_;
   std::vector<cudaEvent_t> layer_ready_;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -126,4 +127,47 @@ TEST_CASE("sum_abs adds magnitudes in double", "[step_proxy]") {
   const std::vector<float> v = {1.0f, -2.0f, 0.5f, -0.25f};
   CHECK(sum_abs(v.data(), 4) == 3.75);
   CHECK(sum_abs(v.data(), 0) == 0);
+}
+
+TEST_CASE("the exact pass's pattern: each element's sum is its two ranks' terms") {
+  for (const int ranks : {1, 2, 3, 17, 64, 1000}) {
+    INFO(ranks << " ranks");
+    for (long long i = 0; i < 3LL * ranks + 7; ++i) {
+      double sum = 0;
+      int contributors = 0;
+      for (int r = 0; r < ranks; ++r) {
+        const double term = exact_pass_input(ranks, r, i);
+        CHECK((term == 0 || term == 1 || term == 2 || term == 4));
+        sum += term;
+        contributors += term != 0;
+      }
+      CHECK(contributors == std::min(ranks, 2));
+      CHECK(exact_pass_sum(ranks, i) == sum);
+    }
+  }
+}
+
+TEST_CASE("a bf16 ring sum of the pattern is exact, and one rank short is caught, at any count") {
+  // Where the Σ|g| check stops telling one missing rank from rounding (16 ranks in bf16) and
+  // where it stops judging at all (86), the exact pass still sees a single rank's absence.
+  for (const int ranks : {17, 64, 87, 512}) {
+    INFO(ranks << " ranks");
+    const long long count = 6LL * ranks;  // every rank contributes to some element
+    const Bucket all{0, 0, count};
+    for (const int missing : {-1, 0, ranks / 2, ranks - 1}) {
+      std::vector<double> reduced(static_cast<std::size_t>(count));
+      for (long long i = 0; i < count; ++i) {
+        float acc = 0;  // stored in bf16 after every addition, in ring order
+        for (int r = 0; r < ranks; ++r)
+          if (r != missing) acc = to_bf16(acc + static_cast<float>(exact_pass_input(ranks, r, i)));
+        reduced[static_cast<std::size_t>(i)] = acc;
+      }
+      const long long wrong = exact_pass_wrong(
+          all, ranks, [&](long long i) { return reduced[static_cast<std::size_t>(i)]; });
+      if (missing < 0)
+        CHECK(wrong == 0);
+      else
+        CHECK(wrong == 2 * count / ranks);  // the elements it adds to: two in every `ranks`
+    }
+  }
 }
