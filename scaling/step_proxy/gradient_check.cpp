@@ -108,11 +108,11 @@ ExactPassResult judge_exact_pass(MPI_Comm comm, const std::vector<Bucket>& plan,
     result.elements += plan[b].count;
     if (total[b] == 0) continue;
     throw GradientCheckFailed(fmt::format(
-        "gradient check: bucket {} of {} (gradients {}..{}, all-reduced after layer {}): the "
-        "exact pass left {} of its {} elements unlike their exact sum over the {} ranks, on {} "
-        "rank{}: the all-reduce did not sum this bucket across the ranks",
+        "gradient check: bucket {} of {} (gradients {}..{}, all-reduced after layer {}): after "
+        "the exact pass {} of the {} ranks hold gradients unlike their exact sum, {} in all "
+        "({} per rank in the bucket): the all-reduce did not sum this bucket across the ranks",
         b, plan.size(), plan[b].offset, plan[b].offset + plan[b].count - 1, plan[b].after_layer,
-        total[b], plan[b].count * ranks, ranks, ranks_wrong[b], ranks_wrong[b] == 1 ? "" : "s"));
+        ranks_wrong[b], ranks, total[b], plan[b].count));
   }
   return result;
 }

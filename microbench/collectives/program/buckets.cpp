@@ -23,7 +23,7 @@ void run_buckets(ModeContext& ctx) {
     const int buckets = static_cast<int>(o.bucket_total / bucket);
     CaseShape shape{Collective::all_reduce, dtype,           ReduceOp::sum, 0,
                     ctx.comm.size(),        bucket / element};
-    if (std::optional<std::string> why = buffers_do_not_fit(ctx, shape)) {
+    if (const std::optional<std::string> why = case_refused(ctx, shape)) {
       skipped += fmt::format("# Skipped: bucket {} B: {}\n", bucket, *why);
       if (smallest_refused.empty()) smallest_refused = fmt::format("{} B: {}", bucket, *why);
       ctx.document.add_to_list("skipped", {{"collective", "all_reduce"},
@@ -54,7 +54,7 @@ void run_buckets(ModeContext& ctx) {
   ctx.document.set_current(std::nullopt);
   // Options check that some bucket fits the volume: none measured means none fit in memory.
   if (rows.empty())
-    throw InputError("--bucket-min: no bucket fits in memory; the smallest, " + smallest_refused);
+    throw InputError("--bucket-min: no bucket can run; the smallest, " + smallest_refused);
   auto best = std::min_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
     return summarize(a.sample_us).median < summarize(b.sample_us).median;
   });

@@ -26,10 +26,14 @@ void run_buckets(ModeContext& ctx);
 void run_overlap(ModeContext& ctx);
 void run_reference(ModeContext& ctx);
 
-// Collective: why some rank cannot hold `shape`'s buffers and `other_bytes` more (its share of
-// the available memory, or --max-memory), the same text on every rank; nullopt when all can.
+// Collective: why some rank cannot hold `shape`'s buffers and `other_bytes` more in `share`,
+// bounded by --max-memory; the same text on every rank; nullopt when all can.
 std::optional<std::string> buffers_do_not_fit(ModeContext& ctx, const CaseShape& shape,
-                                              double other_bytes = 0);
+                                              double other_bytes, MemoryShare share);
+// Collective: why `shape` is not run, the same text on every rank: the backend cannot run it on
+// some rank, or buffers_do_not_fit in the backend's memory; nullopt when every rank can.
+std::optional<std::string> case_refused(ModeContext& ctx, const CaseShape& shape,
+                                        double other_bytes = 0);
 
 // Prints on rank 0 only, flushed at once (a killed job keeps what was printed).
 void print_on_root(const Communicator& comm, const std::string& text);

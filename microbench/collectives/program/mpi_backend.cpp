@@ -21,7 +21,7 @@ namespace {
 class MpiBackend final : public Backend {
  public:
   explicit MpiBackend(const Communicator& comm)
-      : comm_(comm), share_{"host memory", available(), ranks_sharing_node(comm.comm()), {}} {}
+      : comm_(comm), share_(host_memory_share(comm.comm())) {}
 
   std::string name() const override { return "mpi"; }
 
@@ -43,6 +43,10 @@ class MpiBackend final : public Backend {
     recv_count_ = counts.recv;
     const std::size_t size = type_size(shape.dtype);
     const std::size_t biggest = std::max(counts.send, counts.recv);
+    // The last case's buffers go first: the memory check judged this case's alone, and a
+    // growing assign() would hold the old and the new buffer at once.
+    PageAlignedVector<std::byte>().swap(recv_);
+    PageAlignedVector<std::byte>().swap(send_);
     // In place, every collective works in one buffer big enough for its input and its output.
     recv_.assign((in_place ? biggest : counts.recv) * size, std::byte{0});
     send_.assign(in_place ? 0 : counts.send * size, std::byte{0});
@@ -146,11 +150,6 @@ class MpiBackend final : public Backend {
   }
 
  private:
-  static std::optional<double> available() {
-    const std::optional<std::size_t> bytes = available_memory_bytes();
-    return bytes ? std::optional<double>(double(*bytes)) : std::nullopt;
-  }
-
   void divide_output_by_ranks() {
     const std::size_t size = type_size(shape_.dtype);
     const std::span<std::byte> region = std::span<std::byte>(recv_).first(recv_count_ * size);

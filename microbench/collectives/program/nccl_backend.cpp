@@ -74,21 +74,24 @@ ncclRedOp_t nccl_op(ReduceOp op) {
   return ncclSum;
 }
 
-// A device allocation that only grows.
+// A device allocation kept from case to case while it is big enough.
 struct DeviceBuffer {
   std::byte* data = nullptr;
   std::size_t capacity = 0;
   void reserve(std::size_t bytes) {
     if (bytes <= capacity) return;
-    if (data) cudaFree(data);
+    release();
     void* p = nullptr;
     PG_CHECK(cudaMalloc(&p, bytes));
     data = static_cast<std::byte*>(p);
     capacity = bytes;
   }
-  ~DeviceBuffer() {
+  void release() {
     if (data) cudaFree(data);
+    data = nullptr;
+    capacity = 0;
   }
+  ~DeviceBuffer() { release(); }
 };
 
 class NcclBackend final : public Backend {
@@ -172,8 +175,16 @@ class NcclBackend final : public Backend {
     send_count_ = counts.send;
     recv_count_ = counts.recv;
     const std::size_t size = type_size(shape.dtype);
-    recv_.reserve(std::max(counts.send, counts.recv) * size);
-    if (!in_place) send_.reserve(counts.send * size);
+    const std::size_t recv_bytes = std::max(counts.send, counts.recv) * size;
+    const std::size_t send_bytes = in_place ? 0 : counts.send * size;
+    // Kept while both fit; else both go before the new ones come, so that what the device holds
+    // is one case's buffers, which the memory check judged, never one old and one new.
+    if (recv_.capacity < recv_bytes || send_.capacity < send_bytes) {
+      recv_.release();
+      send_.release();
+    }
+    recv_.reserve(recv_bytes);
+    send_.reserve(send_bytes);
     PG_CHECK(cudaMemset(recv_.data, 0, std::max(counts.send, counts.recv) * size));
     refill();
   }

@@ -40,9 +40,7 @@ void run_overlap(ModeContext& ctx) {
   CaseShape shape{Collective::all_reduce,        dtype, ReduceOp::sum, 0, ctx.comm.size(),
                   o.max_bytes / type_size(dtype)};
   const double gemm_bytes = 3.0 * o.gemm_n * o.gemm_n * sizeof(float);  // A, B and C
-  std::optional<std::string> why = ctx.backend.unsupported(shape);
-  if (!why) why = buffers_do_not_fit(ctx, shape, gemm_bytes);
-  if (why)
+  if (const std::optional<std::string> why = case_refused(ctx, shape, gemm_bytes))
     throw InputError(fmt::format("--maxbytes {} --gemm-n {}: {}", o.max_bytes, o.gemm_n, *why));
   CaseMeasurement current;
   current.backend = ctx.backend.name();

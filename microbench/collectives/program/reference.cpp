@@ -18,6 +18,7 @@ namespace perfgate::collectives {
 void run_reference(ModeContext& ctx) {
   const Options& o = ctx.options;
   const int n = ctx.comm.size();
+  const MemoryShare host = host_memory_share(ctx.comm.comm());  // whatever the backend's memory
   std::string text = fmt::format("# Reference: plain MPI_Allreduce loop, float sum, {} ranks\n", n);
   text += fmt::format("# {:>10}  {:>12}  {:>7}  {:>6}  {:>6}\n", "size", "count", "time", "algbw",
                       "busbw");
@@ -29,7 +30,7 @@ void run_reference(ModeContext& ctx) {
     if (count > static_cast<std::size_t>(INT_MAX))
       why = "more than INT_MAX elements";
     else
-      why = buffers_do_not_fit(ctx, shape);
+      why = buffers_do_not_fit(ctx, shape, 0, host);
     if (why) {
       text += fmt::format("# Skipped: {} B: {}\n", size, *why);
       ctx.document.add_to_list(

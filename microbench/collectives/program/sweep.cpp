@@ -171,9 +171,7 @@ std::size_t run_sweep(ModeContext& ctx) {
                           op, info(c).has_root ? o.root : 0,
                           n,  usable_count(c, size / type_size(dtype), n)};
           if (shape.count == 0) continue;
-          std::optional<std::string> why = ctx.backend.unsupported(shape);
-          if (!why) why = buffers_do_not_fit(ctx, shape);
-          if (why) {
+          if (const std::optional<std::string> why = case_refused(ctx, shape)) {
             notes.push_back(fmt::format("# Skipped: {} {} {} B: {}\n", info(c).name,
                                         type_name(dtype), size, *why));
             ctx.document.add_to_list("skipped", {{"collective", info(c).name},

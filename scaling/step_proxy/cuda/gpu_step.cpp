@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "perfgate/collectives/data_pattern.hpp"
 #include "perfgate/collectives/datatype.hpp"
 #include "perfgate/cuda/check.hpp"
 
@@ -97,31 +98,47 @@ void GpuStep::take_reduced_sums(GradientSums& sums) {
 }
 
 std::vector<long long> GpuStep::exact_pass(int rank, int ranks) {
+  namespace pc = collectives;
   Bf16Bits* base = model_.grads(0);
-  std::vector<Bf16Bits> host(model_.gradient_count());
-  for (std::size_t i = 0; i < host.size(); ++i)
-    host[i] = static_cast<Bf16Bits>(collectives::encode(
-        collectives::DataType::bf16,
-        static_cast<float>(exact_pass_input(ranks, rank, static_cast<long long>(i)))));
-  // The copies run on the legacy stream; the compute stream (the model's last kernels) and
-  // the communication stream are synchronised around them.
+  std::vector<Bf16Bits> host;  // one piece at a time: a few MiB whatever the model's size
+  // The compute stream's last kernels write the gradients too: done before the copies.
   PERFGATE_CUDA_CHECK(cudaStreamSynchronize(compute_));
-  PERFGATE_CUDA_CHECK(
-      cudaMemcpy(base, host.data(), host.size() * sizeof(Bf16Bits), cudaMemcpyHostToDevice));
+  pc::for_each_piece(model_.gradient_count(), [&](std::size_t first, std::size_t n) {
+    host.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      host[i] = static_cast<Bf16Bits>(pc::encode(
+          pc::DataType::bf16,
+          static_cast<float>(exact_pass_input(ranks, rank, static_cast<long long>(first + i)))));
+    PERFGATE_CUDA_CHECK(
+        cudaMemcpy(base + first, host.data(), n * sizeof(Bf16Bits), cudaMemcpyHostToDevice));
+  });
+  // A copy from pageable memory may return before its data lands, and the communication stream
+  // does not wait for the legacy stream the copies ran on.
+  PERFGATE_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
   for (std::size_t b = 0; b < buckets_.size(); ++b)
     if (static_cast<int>(b) != skip_exact_bucket_)
       comm_.all_reduce_sum(base + buckets_[b].offset, static_cast<std::size_t>(buckets_[b].count),
                            comm_stream_);
   PERFGATE_CUDA_CHECK(cudaEventRecord(comm_done_, comm_stream_));
   comm_.wait(comm_done_);
-  PERFGATE_CUDA_CHECK(
-      cudaMemcpy(host.data(), base, host.size() * sizeof(Bf16Bits), cudaMemcpyDeviceToHost));
   std::vector<long long> wrong;
-  for (const Bucket& bucket : buckets_)
-    wrong.push_back(exact_pass_wrong(bucket, ranks, [&](long long i) {
-      return double(
-          collectives::decode(collectives::DataType::bf16, host[static_cast<std::size_t>(i)]));
-    }));
+  for (const Bucket& bucket : buckets_) {
+    long long bucket_wrong = 0;
+    const auto offset = static_cast<std::size_t>(bucket.offset);
+    pc::for_each_piece(
+        static_cast<std::size_t>(bucket.count), [&](std::size_t first, std::size_t n) {
+          host.resize(n);
+          PERFGATE_CUDA_CHECK(cudaMemcpy(host.data(), base + offset + first, n * sizeof(Bf16Bits),
+                                         cudaMemcpyDeviceToHost));
+          const Bucket piece{bucket.after_layer, bucket.offset + static_cast<long long>(first),
+                             static_cast<long long>(n)};
+          bucket_wrong += exact_pass_wrong(piece, ranks, [&](long long i) {
+            return double(
+                pc::decode(pc::DataType::bf16, host[static_cast<std::size_t>(i - piece.offset)]));
+          });
+        });
+    wrong.push_back(bucket_wrong);
+  }
   return wrong;
 }
 

@@ -41,7 +41,7 @@ fi
 # buckets: every bucket too big is a usage error naming the smallest; nothing is written.
 expect_exit 2 run_collectives 2 --backend mpi --mode buckets --bucket-total 4M --bucket-min 1M \
   --bucket-max 4M -n 1 -w 0 --max-memory 1M --output "$WORK/buckets.json"
-expect_in err '^perfgate-collectives: --bucket-min: no bucket fits in memory; the smallest, 1048576 B: rank 0 \(.+\) needs 2\.0 MiB for its buffers, more than 1\.0 MiB \(--max-memory\)'
+expect_in err '^perfgate-collectives: --bucket-min: no bucket can run; the smallest, 1048576 B: rank 0 \(.+\) needs 2\.0 MiB for its buffers, more than 1\.0 MiB \(--max-memory\)'
 [ "$(grep -c '^perfgate-collectives:' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "expected one line from rank 0"; }
 [ ! -e "$WORK/buckets.json" ] || fail "a document was written for buckets that do not fit"
 

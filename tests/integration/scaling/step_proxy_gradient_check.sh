@@ -29,7 +29,7 @@ done
 # every element where the other rank adds one (the pattern gives each element two ranks' terms).
 for bucket in 0 5; do
   expect_exit 1 "${MPIRUN[@]}" "$PROXY" "${SHAPE[@]}" --skip-exact-bucket "$bucket" --output "$WORK/bad.json"
-  expect_in err "^perfgate-step-proxy: gradient check: bucket $bucket of 6 .*: the exact pass left [0-9]+ of its [0-9]+ elements unlike their exact sum over the 2 ranks, on 2 ranks"
+  expect_in err "^perfgate-step-proxy: gradient check: bucket $bucket of 6 .*: after the exact pass 2 of the 2 ranks hold gradients unlike their exact sum, [0-9]+ in all \([0-9]+ per rank in the bucket\)"
   [ "$(grep -c '^perfgate-step-proxy:' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "expected one line from rank 0"; }
   [ ! -e "$WORK/bad.json" ] || fail "a document was written after a failed exact pass"
 done

@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <span>
+
 #include <catch2/catch.hpp>
 
 #include "perfgate/collectives/data_pattern.hpp"
@@ -125,31 +128,41 @@ TEST_CASE("every expected value is exact, so narrow types and many ranks still c
 
 TEST_CASE("a buffer encoded and checked piece by piece is the one encoded and checked whole") {
   // Three pieces and a part: every boundary sits inside the buffer, and `first` moves the
-  // pattern's index along (a piece checked as if it began at 0 would be wrong almost everywhere).
+  // pattern's index along (a piece taken as if it began at 0 would be wrong almost everywhere).
   const std::size_t count = 3 * kPatternPieceElements + 1000;
   for (const DataType t : {DataType::f32, DataType::bf16, DataType::f8e4m3}) {
     INFO(type_name(t));
-    const CaseShape s{Collective::all_gather, t, ReduceOp::sum, 0, 4, count};
     const std::size_t size = type_size(t);
-    std::vector<std::byte> pieces((count / 4) * size), whole(pieces.size());
+    // all_reduce sends and receives the whole count; reduce_scatter's output is rank 1's block.
+    const CaseShape s{Collective::all_reduce, t, ReduceOp::sum, 0, 4, count};
+    std::vector<std::byte> pieces(count * size), whole(count * size), tail(count * size);
     encode_input(s, 2, 0, pieces);
-    std::vector<double> values(count / 4);
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = input_value(s, 2, i);
+    std::vector<double> values(count);
+    for (std::size_t i = 0; i < count; ++i) values[i] = input_value(s, 2, i);
     encode_array(t, values, whole);
     CHECK(pieces == whole);
+    const std::size_t half = count / 2;  // the second half on its own, at its place
+    encode_input(s, 2, half, std::span<std::byte>(tail).first((count - half) * size));
+    CHECK(std::equal(tail.begin(), tail.begin() + std::ptrdiff_t((count - half) * size),
+                     whole.begin() + std::ptrdiff_t(half * size)));
 
-    // Rank 1's all_gather output, encoded; one element past the second boundary spoiled.
-    std::vector<double> out(count);
-    for (std::size_t i = 0; i < count; ++i) out[i] = expected_value(s, 1, i);
-    std::vector<std::byte> encoded(count * size);
-    encode_array(t, out, encoded);
-    CHECK(count_wrong_encoded(s, 1, 0, encoded) == 0);
-    encoded[(2 * kPatternPieceElements + 5) * size] ^= std::byte{0x7f};
-    CHECK(count_wrong_encoded(s, 1, 0, encoded) == 1);
-    // The second half checked on its own, at its place in the buffer.
-    const std::size_t half = count / 2;
-    CHECK(count_wrong_encoded(s, 1, half,
-                              std::span<const std::byte>(encoded).subspan(half * size)) == 1);
+    for (const Collective c : {Collective::all_reduce, Collective::reduce_scatter}) {
+      const CaseShape out_shape{c, t, ReduceOp::sum, 0, 4, 4 * count};
+      const std::size_t out_count = c == Collective::all_reduce ? 4 * count : count;
+      std::vector<double> out(out_count);
+      for (std::size_t i = 0; i < out_count; ++i) out[i] = expected_value(out_shape, 1, i);
+      std::vector<std::byte> encoded(out_count * size);
+      encode_array(t, out, encoded);
+      CHECK(count_wrong_encoded(out_shape, 1, 0, encoded) == 0);
+      encoded[(2 * kPatternPieceElements + 5) * size] ^= std::byte{0x7f};  // past two boundaries
+      CHECK(count_wrong_encoded(out_shape, 1, 0, encoded) == 1);
+      const std::size_t from = out_count / 2;
+      const auto rest = std::span<const std::byte>(encoded).subspan(from * size);
+      const std::size_t spoiled_in_rest = from <= 2 * kPatternPieceElements + 5 ? 1 : 0;
+      CHECK(count_wrong_encoded(out_shape, 1, from, rest) == spoiled_in_rest);
+      // The same bytes judged as if they began at element 0 are wrong.
+      CHECK(count_wrong_encoded(out_shape, 1, 0, rest) > spoiled_in_rest);
+    }
   }
 }
 

@@ -77,4 +77,14 @@ std::size_t Communicator::sum(std::size_t value) const {
   return static_cast<std::size_t>(out);
 }
 
+std::optional<RankReason> Communicator::first_reason(const std::optional<std::string>& mine) const {
+  const std::size_t ranks = sum(mine ? 1 : 0);
+  if (ranks == 0) return std::nullopt;
+  // A rank without a reason sends an empty text; a reason itself is never empty.
+  const std::vector<std::string> reasons = all_gather(mine ? mine->empty() ? "?" : *mine : "");
+  const auto first =
+      std::find_if(reasons.begin(), reasons.end(), [](const std::string& r) { return !r.empty(); });
+  return RankReason{static_cast<int>(first - reasons.begin()), *first, ranks};
+}
+
 }  // namespace perfgate::collectives

@@ -67,17 +67,21 @@ std::optional<std::string> memory_shortfall(double need, const MemoryShare& shar
   return fmt::format("needs {} for its buffers, more than {}", bytes_text(need), share.describe());
 }
 
+MemoryShare host_memory_share(MPI_Comm comm) {
+  const std::optional<std::size_t> available = available_memory_bytes();
+  return {"host memory", available ? std::optional<double>(double(*available)) : std::nullopt,
+          ranks_sharing_node(comm), std::nullopt};
+}
+
 std::optional<std::string> agreed_memory_shortfall(const Communicator& comm, double need,
                                                    const MemoryShare& mine) {
   const std::optional<std::string> why = memory_shortfall(need, mine);
-  const std::size_t short_ranks = comm.sum(why ? 1 : 0);
-  if (short_ranks == 0) return std::nullopt;
-  const std::vector<std::string> reasons = comm.all_gather(
-      why ? fmt::format("rank {} ({}) {}", comm.rank(), comm.host(), *why) : std::string());
-  const auto first =
-      std::find_if(reasons.begin(), reasons.end(), [](const std::string& r) { return !r.empty(); });
-  if (short_ranks == 1) return *first;
-  return fmt::format("{} ({} of {} ranks short)", *first, short_ranks, comm.size());
+  const std::optional<RankReason> first = comm.first_reason(
+      why ? std::optional(fmt::format("rank {} ({}) {}", comm.rank(), comm.host(), *why))
+          : std::nullopt);
+  if (!first) return std::nullopt;
+  if (first->ranks == 1) return first->reason;
+  return fmt::format("{} ({} of {} ranks short)", first->reason, first->ranks, comm.size());
 }
 
 }  // namespace perfgate::collectives

@@ -1,12 +1,20 @@
 #pragma once
 // The few MPI calls the drivers need, on MPI_COMM_WORLD (MPI is initialised by main).
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <mpi.h>
 
 namespace perfgate::collectives {
+
+// Why some ranks cannot go on with a step that every rank must take or skip together.
+struct RankReason {
+  int rank = 0;  // the lowest rank that has a reason
+  std::string reason;
+  std::size_t ranks = 0;  // how many have one
+};
 
 class Communicator {
  public:
@@ -25,6 +33,9 @@ class Communicator {
   std::vector<std::string> all_gather(const std::string& text) const;
   double max(double value) const;
   std::size_t sum(std::size_t value) const;
+  // Collective: nullopt on every rank when no rank has a reason, else the same RankReason on
+  // every rank (so that all skip or refuse together and none is left in a collective).
+  std::optional<RankReason> first_reason(const std::optional<std::string>& mine) const;
 
  private:
   int rank_ = 0, size_ = 1, local_rank_ = 0, launcher_node_ = -1;

@@ -42,6 +42,10 @@ struct MemoryShare {
 // Why `need` bytes do not fit `share` ("needs 8.0 GiB, more than ..."); nullopt when they do.
 std::optional<std::string> memory_shortfall(double need, const MemoryShare& share);
 
+// Collective over `comm`: this rank's share of its node's host memory (MemAvailable now,
+// divided among the ranks on the node).
+MemoryShare host_memory_share(MPI_Comm comm);
+
 class Communicator;
 // Collective over `comm`: nullopt on every rank when `need` fits every rank's share; else, on
 // every rank, why not, naming the first rank short of memory and how many are.
