@@ -70,29 +70,6 @@ GradientCheckResult check_gradient_sums(MPI_Comm comm, const std::vector<Bucket>
   return judge_gradient_sums(plan, sums, ranks, unit_roundoff);
 }
 
-namespace {
-
-// Rank `rank`'s term of element `index`: 1, 2 or 4 from the two ranks index mod n and
-// index + 1 mod n (one rank alone adds its term once), 0 from the others.
-double exact_term(int rank, long long index) {
-  return static_cast<double>(1 << ((index + rank) % 3));
-}
-
-}  // namespace
-
-double exact_pass_input(int ranks, int rank, long long index) {
-  const long long n = ranks;
-  const bool contributes = rank == index % n || rank == (index + 1) % n;
-  return contributes ? exact_term(rank, index) : 0.0;
-}
-
-double exact_pass_sum(int ranks, long long index) {
-  const auto first = static_cast<int>(index % ranks),
-             second = static_cast<int>((index + 1) % ranks);
-  const double one = exact_term(first, index);
-  return first == second ? one : one + exact_term(second, index);
-}
-
 ExactPassResult judge_exact_pass(MPI_Comm comm, const std::vector<Bucket>& plan,
                                  const std::vector<long long>& wrong) {
   const int buckets = static_cast<int>(plan.size());

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bucket_plan.hpp"
+#include "exact_pattern.hpp"
 
 namespace perfgate::step_proxy {
 
@@ -88,8 +89,7 @@ GradientCheckResult check_gradient_sums(MPI_Comm comm, const std::vector<Bucket>
 // misplaced, and one rank's contribution missing, fail at any rank count, where the Σ|g| check
 // above tells a missing rank from rounding only up to 16 ranks in bf16. It cannot see a bucket
 // read before its gradients were final: that is the Σ|g| check's.
-double exact_pass_input(int ranks, int rank, long long index);
-double exact_pass_sum(int ranks, long long index);  // what every rank must hold after the pass
+// exact_pass_input(ranks, rank, i) and exact_pass_sum(ranks, i): exact_pattern.hpp.
 
 // Collective over `comm`: `wrong` holds, per bucket of `plan`, this rank's elements unlike
 // exact_pass_sum. Throws GradientCheckFailed on every rank, naming the first bucket any rank

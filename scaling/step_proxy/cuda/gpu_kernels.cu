@@ -2,6 +2,7 @@
 
 #include <cuda_bf16.h>
 
+#include "../exact_pattern.hpp"
 #include "perfgate/cuda/check.hpp"
 
 namespace perfgate::step_proxy::gpu {
@@ -71,6 +72,24 @@ __global__ void sum_abs_kernel(const __nv_bfloat16* data, std::size_t count, dou
   if (threadIdx.x == 0) partials[blockIdx.x] = lanes[0];
 }
 
+__global__ void exact_fill_kernel(__nv_bfloat16* data, std::size_t count, int ranks, int rank) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    data[i] = __float2bfloat16(static_cast<float>(exact_pass_input(ranks, rank, (long long)i)));
+}
+
+__global__ void exact_wrong_kernel(const __nv_bfloat16* data, std::size_t first, std::size_t count,
+                                   int ranks, unsigned long long* wrong) {
+  unsigned long long mine = 0;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const long long index = (long long)(first + i);
+    if (static_cast<double>(__bfloat162float(data[first + i])) != exact_pass_sum(ranks, index))
+      ++mine;
+  }
+  if (mine) atomicAdd(wrong, mine);
+}
+
 __global__ void spin_kernel(unsigned long long nanoseconds) {
   unsigned long long start = 0, now = 0;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
@@ -104,6 +123,19 @@ void sum_abs_partials(const Bf16Bits* data, std::size_t count, double* partials,
   sum_abs_kernel<<<kSumAbsBlocks, kThreads, 0, s>>>(reinterpret_cast<const __nv_bfloat16*>(data),
                                                     count, partials);
   PERFGATE_CHECK_LAUNCH("sum_abs_kernel");
+}
+
+void exact_pass_fill(Bf16Bits* data, std::size_t count, int ranks, int rank, cudaStream_t s) {
+  exact_fill_kernel<<<blocks_for(count), kThreads, 0, s>>>(reinterpret_cast<__nv_bfloat16*>(data),
+                                                           count, ranks, rank);
+  PERFGATE_CHECK_LAUNCH("exact_fill_kernel");
+}
+
+void exact_pass_count_wrong(const Bf16Bits* data, std::size_t first, std::size_t count, int ranks,
+                            unsigned long long* wrong, cudaStream_t s) {
+  exact_wrong_kernel<<<blocks_for(count), kThreads, 0, s>>>(
+      reinterpret_cast<const __nv_bfloat16*>(data), first, count, ranks, wrong);
+  PERFGATE_CHECK_LAUNCH("exact_wrong_kernel");
 }
 
 void spin(double microseconds, cudaStream_t s) {

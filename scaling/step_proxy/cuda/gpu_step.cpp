@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <numeric>
 
-#include "perfgate/collectives/data_pattern.hpp"
-#include "perfgate/collectives/datatype.hpp"
 #include "perfgate/cuda/check.hpp"
 
 namespace perfgate::step_proxy::gpu {
@@ -98,48 +96,29 @@ void GpuStep::take_reduced_sums(GradientSums& sums) {
 }
 
 std::vector<long long> GpuStep::exact_pass(int rank, int ranks) {
-  namespace pc = collectives;
   Bf16Bits* base = model_.grads(0);
-  std::vector<Bf16Bits> host;  // one piece at a time: a few MiB whatever the model's size
-  // The compute stream's last kernels write the gradients too: done before the copies.
-  PERFGATE_CUDA_CHECK(cudaStreamSynchronize(compute_));
-  pc::for_each_piece(model_.gradient_count(), [&](std::size_t first, std::size_t n) {
-    host.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-      host[i] = static_cast<Bf16Bits>(pc::encode(
-          pc::DataType::bf16,
-          static_cast<float>(exact_pass_input(ranks, rank, static_cast<long long>(first + i)))));
-    PERFGATE_CUDA_CHECK(
-        cudaMemcpy(base + first, host.data(), n * sizeof(Bf16Bits), cudaMemcpyHostToDevice));
-  });
-  // A copy from pageable memory may return before its data lands, and the communication stream
-  // does not wait for the legacy stream the copies ran on.
-  PERFGATE_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+  // Written and checked on the device: a pass over every gradient on the host took longer than
+  // the steps for a large model.
+  exact_pass_fill(base, model_.gradient_count(), ranks, rank, compute_);
+  PERFGATE_CUDA_CHECK(cudaEventRecord(compute_end_, compute_));
+  PERFGATE_CUDA_CHECK(cudaStreamWaitEvent(comm_stream_, compute_end_, 0));
   for (std::size_t b = 0; b < buckets_.size(); ++b)
     if (static_cast<int>(b) != skip_exact_bucket_)
       comm_.all_reduce_sum(base + buckets_[b].offset, static_cast<std::size_t>(buckets_[b].count),
                            comm_stream_);
   PERFGATE_CUDA_CHECK(cudaEventRecord(comm_done_, comm_stream_));
   comm_.wait(comm_done_);
-  std::vector<long long> wrong;
-  for (const Bucket& bucket : buckets_) {
-    long long bucket_wrong = 0;
-    const auto offset = static_cast<std::size_t>(bucket.offset);
-    pc::for_each_piece(
-        static_cast<std::size_t>(bucket.count), [&](std::size_t first, std::size_t n) {
-          host.resize(n);
-          PERFGATE_CUDA_CHECK(cudaMemcpy(host.data(), base + offset + first, n * sizeof(Bf16Bits),
-                                         cudaMemcpyDeviceToHost));
-          const Bucket piece{bucket.after_layer, bucket.offset + static_cast<long long>(first),
-                             static_cast<long long>(n)};
-          bucket_wrong += exact_pass_wrong(piece, ranks, [&](long long i) {
-            return double(
-                pc::decode(pc::DataType::bf16, host[static_cast<std::size_t>(i - piece.offset)]));
-          });
-        });
-    wrong.push_back(bucket_wrong);
-  }
-  return wrong;
+  cuda::DeviceBuffer<unsigned long long> wrong(buckets_.size());
+  PERFGATE_CUDA_CHECK(
+      cudaMemsetAsync(wrong.get(), 0, wrong.size() * sizeof(unsigned long long), compute_));
+  for (std::size_t b = 0; b < buckets_.size(); ++b)
+    exact_pass_count_wrong(base, static_cast<std::size_t>(buckets_[b].offset),
+                           static_cast<std::size_t>(buckets_[b].count), ranks, wrong.get() + b,
+                           compute_);
+  // download() runs on the legacy stream, which does not wait for the compute stream.
+  PERFGATE_CUDA_CHECK(cudaStreamSynchronize(compute_));
+  const std::vector<unsigned long long> counts = wrong.download();
+  return {counts.begin(), counts.end()};
 }
 
 StepTimes GpuStep::run(GradientSums* sums) {
