@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstdint>
 
 #include <catch2/catch.hpp>
 
@@ -63,4 +64,38 @@ TEST_CASE("series spell datatypes as the operator benchmarks do, and that spelli
   CHECK(series_dtype(DataType::bf16) == "bf16");
   CHECK(series_dtype(DataType::f16) == "f16");
   for (DataType t : all_datatypes()) CHECK(datatype_from_string(series_dtype(t)) == t);
+}
+
+TEST_CASE("every code of every narrow type: decode and encode are inverse, ties go to even") {
+  // Independent of how encode and decode are computed (tables, bit tricks, frexp): the round
+  // trip of every code, and round-to-nearest-even at and beside every midpoint between two
+  // neighbouring finite codes of the same sign.
+  for (const DataType t : {DataType::bf16, DataType::f16, DataType::f8e4m3, DataType::f8e5m2}) {
+    INFO(type_name(t));
+    const std::uint32_t codes = 1u << (8 * type_size(t)), sign = codes >> 1;
+    std::size_t checked = 0;
+    for (std::uint32_t c = 0; c < codes; ++c) {
+      const float v = decode(t, c);
+      if (std::isnan(v)) continue;
+      CHECK(encode(t, v) == c);
+      const std::uint32_t next = c + 1;  // the neighbour away from zero, same sign
+      if ((next & (sign - 1)) == 0) continue;
+      const float w = decode(t, next);
+      if (std::isnan(w) || std::isinf(w)) continue;
+      const float mid = static_cast<float>((double(v) + double(w)) / 2);  // exact in float
+      REQUIRE(double(mid) == (double(v) + double(w)) / 2);
+      CHECK(encode(t, mid) == ((c & 1u) == 0 ? c : next));
+      CHECK(encode(t, std::nextafter(mid, 0.0f)) == c);
+      CHECK(encode(t, std::nextafter(mid, std::signbit(v) ? -INFINITY : INFINITY)) == next);
+      ++checked;
+    }
+    CHECK(checked > codes / 2 - 16);
+  }
+  // bf16 past its largest finite value rounds to infinity, as float does; NaN stays NaN.
+  CHECK(encode(DataType::bf16, 3.4028235e38f) == 0x7F80);
+  CHECK(encode(DataType::bf16, -3.4028235e38f) == 0xFF80);
+  CHECK(encode(DataType::bf16, 3.3895314e38f) == 0x7F7F);  // the largest finite bf16
+  CHECK(std::isnan(decode(DataType::bf16, encode(DataType::bf16, NAN))));
+  CHECK(encode(DataType::bf16, std::ldexp(1.0f, -133)) == 0x0001);  // the smallest subnormal
+  CHECK(encode(DataType::bf16, std::ldexp(1.0f, -134)) == 0x0000);  // half of it: ties to even
 }
