@@ -95,7 +95,11 @@ int run_gate(const GateOptions& o) {
   using Sides = std::vector<std::vector<Run>>;
   const auto noise = regress::between_block_noise(
       baseline_bin ? Sides{runs.baseline, runs.candidate} : Sides{runs.candidate});
-  input.comparison = compare_with_store(store.get(), baseline.runs, candidate, o.compare, noise);
+  // A/B: an alarm must also show between the two builds' processes (the block test).
+  input.comparison =
+      compare_with_store(store.get(), baseline.runs, candidate, o.compare, noise,
+                         baseline_bin ? regress::block_medians(runs.baseline, runs.candidate)
+                                      : std::map<std::string, regress::BlockMedians>{});
   record_pools(input.comparison, baseline.pools);
   input.full_report_hint = o.report_url;
   emit_reports(input, formats.empty() ? formats : [&] {

@@ -1,6 +1,7 @@
 #include "report_comparison.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/core/identity.hpp"
@@ -21,8 +22,10 @@ void add_comparison_options(CLI::App& cmd, ComparisonOptions& opts) {
 
 regress::Comparison compare_with_store(baselines::Store* store, const std::vector<Run>& baseline,
                                        const Run& candidate, const ComparisonOptions& opts,
-                                       const std::map<std::string, double>& measured_noise) {
+                                       const std::map<std::string, double>& measured_noise,
+                                       std::map<std::string, regress::BlockMedians> blocks) {
   regress::CompareConfig config;
+  config.blocks = std::move(blocks);
   const nlohmann::json suite = candidate.metadata.contains("compare")
                                    ? candidate.metadata["compare"]
                                    : nlohmann::json::object();

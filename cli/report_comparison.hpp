@@ -22,9 +22,11 @@ void add_comparison_options(CLI::App& cmd, ComparisonOptions& opts);
 
 // `store` may be null (no history: the tolerance is the floor, no acks). `measured_noise`
 // (series id → relative noise seen in this comparison's own runs) raises the store's estimate.
+// `blocks` (an A/B gate's block medians) adds the block test to alarms.
 regress::Comparison compare_with_store(baselines::Store* store, const std::vector<Run>& baseline,
                                        const Run& candidate, const ComparisonOptions& opts,
-                                       const std::map<std::string, double>& measured_noise = {});
+                                       const std::map<std::string, double>& measured_noise = {},
+                                       std::map<std::string, regress::BlockMedians> blocks = {});
 
 // 0 pass, 1 regression, 3 not comparable / insufficient data (replaced by `not_comparable_exit`).
 int gate_exit_code(const regress::Comparison& comparison, int not_comparable_exit);

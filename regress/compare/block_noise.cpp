@@ -9,6 +9,29 @@ namespace perfgate::regress {
 // reads ~0 whenever two blocks agree, e.g. when one process of three lands in a slow mode.
 // A wide tolerance costs an INCONCLUSIVE; a collapsed one costs a false REGRESSION that
 // blocks a merge. One wild block therefore widens the tolerance, on purpose.
+namespace {
+
+std::map<std::string, std::vector<double>> medians_of(const std::vector<Run>& blocks) {
+  std::map<std::string, std::vector<double>> medians;
+  for (const Run& run : blocks)
+    for (const Result& r : run.results)
+      if (r.status == ResultStatus::ok && r.summary.n > 0)
+        medians[r.key.id()].push_back(r.summary.median);
+  return medians;
+}
+
+}  // namespace
+
+std::map<std::string, BlockMedians> block_medians(const std::vector<Run>& baseline,
+                                                  const std::vector<Run>& candidate) {
+  std::map<std::string, BlockMedians> out;
+  const auto before = medians_of(baseline);
+  for (auto& [id, after] : medians_of(candidate))
+    if (const auto it = before.find(id); it != before.end())
+      out[id] = {it->second, std::move(after)};
+  return out;
+}
+
 std::map<std::string, double> between_block_noise(const std::vector<std::vector<Run>>& sides) {
   struct Pooled {
     double squares = 0;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "perfgate/regress/stats.hpp"
+
 namespace perfgate::regress::detail {
 
 double worse_ratio(double ratio, Direction direction) {
@@ -57,6 +59,25 @@ Decision decide(const PairStatistics& s, std::optional<double> p_adjusted, doubl
     return {VerdictKind::inconclusive, "not_significant_after_fdr", 0};
   return {VerdictKind::inconclusive, "interval_straddles_tolerance",
           repetitions_to_decide(s, tolerance)};
+}
+
+void apply_block_test(VerdictRecord& v, const BlockMedians& blocks, double alpha) {
+  const std::size_t nb = blocks.baseline.size(), nc = blocks.candidate.size();
+  if (nb == 0 || nc == 0) return;
+  nlohmann::json record = {{"baseline_blocks", nb}, {"candidate_blocks", nc}};
+  if (stats::smallest_attainable_p(nb, nc) >= alpha) {
+    record["skipped"] = "too few blocks for the test to reach alpha";
+    v.details["block_test"] = record;
+    return;
+  }
+  const double p = stats::mann_whitney(blocks.baseline, blocks.candidate).p_value;
+  record["p_value"] = p;
+  v.details["block_test"] = record;
+  const bool alarm = v.kind == VerdictKind::regression || v.kind == VerdictKind::improvement;
+  if (alarm && !(p < alpha)) {
+    v.kind = VerdictKind::inconclusive;
+    v.reason = "blocks_do_not_differ";
+  }
 }
 
 }  // namespace perfgate::regress::detail

@@ -7,6 +7,7 @@
 #include "pair_statistics.hpp"
 #include "perfgate/core/units.hpp"
 #include "perfgate/core/verdict.hpp"
+#include "perfgate/regress/compare.hpp"
 
 namespace perfgate::regress::detail {
 
@@ -22,5 +23,11 @@ double worse_ratio(double ratio, Direction direction);
 // `point_only` (scaling efficiency with one value per side): decided on the estimate alone.
 Decision decide(const PairStatistics& s, std::optional<double> p_adjusted, double tolerance,
                 Direction direction, double alpha, bool point_only);
+
+// The gate's block test: a REGRESSION or IMPROVEMENT stands only if the two builds' block
+// medians differ too (two-sided Mann–Whitney, p < alpha); else INCONCLUSIVE,
+// "blocks_do_not_differ". Skipped, and said so in `details`, where the blocks are too few for
+// the test to reach alpha. Records the test in v.details["block_test"].
+void apply_block_test(VerdictRecord& v, const BlockMedians& blocks, double alpha);
 
 }  // namespace perfgate::regress::detail

@@ -3,7 +3,7 @@
 # (PERFGATE_TEST_SLOWDOWN, set only in the candidate's wrapper) → exit 1 and the regression in
 # the Markdown; identical builds → exit 0 and no REGRESSION row, over several repeats.
 source "$(dirname "$0")/../lib.sh"
-SUITE=(--suite smoke --blocks 3)
+SUITE=(--suite smoke --blocks 4)  # 4 a side: the fewest the block test can use at alpha 0.05
 
 # A slower build of the same code: the microbench test hook, for the softmax family only.
 printf '#!/bin/sh\nPERFGATE_TEST_SLOWDOWN=softmax:3 exec "%s" "$@"\n' "$PERFGATE" >"$WORK/slow-perfgate"
@@ -15,8 +15,17 @@ grep -qE '^\| \*\*REGRESSION\*\* \| softmax/' "$WORK/slow/report.md" || { cat "$
 expect_in out 'perfgate REGRESSION'
 xmllint --noout --schema "$TEST_DATA/reports/junit.xsd" "$WORK/slow/junit.xml"
 grep -q '<failure message="REGRESSION: +' "$WORK/slow/junit.xml" || fail "no JUnit failure with numbers"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"]=="REGRESSION", d["status"]' "$WORK/slow/report.json"
-[ "$(ls "$WORK/slow/runs" | wc -l)" -eq 6 ] || fail "expected 3 baseline + 3 candidate block documents"
+python3 - "$WORK/slow/report.json" <<'PY' || fail "report.json of the slow gate"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "REGRESSION", d["status"]
+for v in d["verdicts"]:
+    t = v["details"]["block_test"]  # every series, with both builds' 4 blocks
+    assert t["baseline_blocks"] == 4 and t["candidate_blocks"] == 4, t
+    if v["verdict"] == "REGRESSION":  # every candidate block slower: the smallest p, 2/70
+        assert abs(t["p_value"] - 2 / 70) < 1e-12, t
+PY
+[ "$(ls "$WORK/slow/runs" | wc -l)" -eq 8 ] || fail "expected 4 baseline + 4 candidate block documents"
 
 # Advisory, through scripts/premerge as CI calls it: the same verdicts, exit 0, and the
 # Markdown appended to the job summary.

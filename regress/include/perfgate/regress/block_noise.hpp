@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "perfgate/core/model.hpp"
+#include "perfgate/regress/compare.hpp"
 
 namespace perfgate::regress {
 
@@ -16,5 +17,10 @@ namespace perfgate::regress {
 // results with a positive median count; series with fewer than two blocks on every side are
 // absent.
 std::map<std::string, double> between_block_noise(const std::vector<std::vector<Run>>& sides);
+
+// Each series' block medians on both sides of an A/B gate (ok results with samples); series
+// missing from either side are absent.
+std::map<std::string, BlockMedians> block_medians(const std::vector<Run>& baseline,
+                                                  const std::vector<Run>& candidate);
 
 }  // namespace perfgate::regress

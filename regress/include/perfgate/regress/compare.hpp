@@ -17,6 +17,11 @@ struct ToleranceOverride {
   std::optional<double> noise_k;  // unset: CompareConfig::noise_k
 };
 
+// One series' medians per process ("block") of a gate, for each build.
+struct BlockMedians {
+  std::vector<double> baseline, candidate;
+};
+
 struct CompareConfig {
   double alpha = 0.05;          // false discovery rate across the comparison
   double floor = 0.02;          // relative tolerance floor
@@ -25,6 +30,9 @@ struct CompareConfig {
   std::vector<ToleranceOverride> overrides;
   std::vector<std::string> ignored_fingerprint_keys;
   std::string now;  // ISO-8601; acks expire relative to it
+  // A/B gates: series id → its block medians. A REGRESSION or IMPROVEMENT must also show
+  // between the blocks (docs/statistics.md, "The block test").
+  std::map<std::string, BlockMedians> blocks;
   // Confidence of each series' interval is 1 − alpha (docs/statistics.md says why).
 };
 
