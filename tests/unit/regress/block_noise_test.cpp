@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 
 #include <catch2/catch.hpp>
 
@@ -88,6 +89,26 @@ double regression_rate(const GateSimulation& sim) {
   return static_cast<double>(flagged) / sim.comparisons;
 }
 
+// The rates with `flag` off, then on.
+std::pair<double, double> off_and_on(GateSimulation sim, bool GateSimulation::*flag) {
+  sim.*flag = false;
+  const double off = regression_rate(sim);
+  sim.*flag = true;
+  return {off, regression_rate(sim)};
+}
+
+// The process modes measured on the 2-core development machine (next test cases): each
+// series' process lands in a mode 40 % slower 60 % of the time; any alarm counts.
+GateSimulation measured_modes() {
+  GateSimulation sim;
+  sim.slow_mode = 0.6;
+  sim.slow_factor = 1.4;
+  sim.mode_per_series = true;
+  sim.count_improvements = true;
+  sim.comparisons = 300;
+  return sim;
+}
+
 }  // namespace
 
 TEST_CASE("between-block noise is the pooled standard deviation of log block medians") {
@@ -115,11 +136,8 @@ TEST_CASE("between-block noise skips single blocks and failed results") {
 }
 
 TEST_CASE("a gate whose processes land in a slow mode stays quiet between identical builds") {
-  GateSimulation sim;
-  sim.use_block_noise = false;
-  const double samples_only = regression_rate(sim);
-  sim.use_block_noise = true;
-  const double with_block_noise = regression_rate(sim);
+  const auto [samples_only, with_block_noise] =
+      off_and_on(GateSimulation{}, &GateSimulation::use_block_noise);
   INFO("false REGRESSION share: samples only " << samples_only << ", with block noise "
                                                << with_block_noise);
   CHECK(samples_only > 0.15);  // the scenario is hard: inside-process samples alone cry wolf
@@ -191,12 +209,7 @@ TEST_CASE("with the process modes measured on a 2-core machine, 5 blocks cut fal
   // one IMPROVEMENT) and in none at 5, which made 5 the default of `perfgate gate --blocks`.
   // This simulation of those modes gives 12.7 % and 3.7 % of gates (6.3 % and 3.7 % for a
   // REGRESSION alone; 1.7 % at 7 blocks).
-  GateSimulation sim;
-  sim.slow_mode = 0.6;
-  sim.slow_factor = 1.4;
-  sim.mode_per_series = true;
-  sim.count_improvements = true;
-  sim.comparisons = 300;
+  GateSimulation sim = measured_modes();
   sim.use_block_test = false;  // this measured the blocks alone (3 blocks cannot use it anyway)
   const double three = regression_rate(sim);
   sim.blocks = 5;
@@ -212,20 +225,13 @@ TEST_CASE("with those modes, the block test cuts the false alarms left at 5 bloc
   // Measured by this simulation (2026-12-01): false alarms in 3.7 % of A/A gates at 5 blocks
   // without the block test and 1.3 % with it; a 3x slowdown fails every gate either way, and a
   // +10 % one on that bimodal machine is caught as often (16.3 %) with or without it.
-  GateSimulation sim;
-  sim.slow_mode = 0.6;
-  sim.slow_factor = 1.4;
-  sim.mode_per_series = true;
-  sim.count_improvements = true;
-  sim.comparisons = 300;
+  GateSimulation sim = measured_modes();
   sim.blocks = 5;
-  sim.use_block_test = false;
-  const double without = regression_rate(sim);
-  sim.use_block_test = true;
-  const double with = regression_rate(sim);
+  const auto [without, with] = off_and_on(sim, &GateSimulation::use_block_test);
   INFO("A/A gates with a false alarm at 5 blocks: without the block test " << without << ", with "
                                                                            << with);
   CHECK(with < without / 2);
+  sim.use_block_test = true;
   sim.candidate_factor = 3.0;
   CHECK(regression_rate(sim) > 0.95);
   GateSimulation quiet;  // a quiet machine: +5 % is still caught with 5 blocks
