@@ -201,7 +201,7 @@ Comparison compare_runs(const std::vector<Run>& baseline, const Run& candidate,
     v.reason = d.reason;
     v.repetitions_needed = d.repetitions_needed;
     if (const auto it = config.blocks.find(v.series_id); it != config.blocks.end())
-      detail::apply_block_test(v, it->second, config.alpha);
+      detail::apply_block_test(v, it->second, p.direction, config.alpha);
     ack_rules.apply(v, p.direction);
   }
   out.geomean = geometric_mean(out.verdicts, pending, config.alpha);

@@ -61,7 +61,8 @@ Decision decide(const PairStatistics& s, std::optional<double> p_adjusted, doubl
           repetitions_to_decide(s, tolerance)};
 }
 
-void apply_block_test(VerdictRecord& v, const BlockMedians& blocks, double alpha) {
+void apply_block_test(VerdictRecord& v, const BlockMedians& blocks, Direction direction,
+                      double alpha) {
   const std::size_t nb = blocks.baseline.size(), nc = blocks.candidate.size();
   if (nb == 0 || nc == 0) return;
   nlohmann::json record = {{"baseline_blocks", nb}, {"candidate_blocks", nc}};
@@ -70,11 +71,16 @@ void apply_block_test(VerdictRecord& v, const BlockMedians& blocks, double alpha
     v.details["block_test"] = record;
     return;
   }
-  const double p = stats::mann_whitney(blocks.baseline, blocks.candidate).p_value;
-  record["p_value"] = p;
+  const stats::MannWhitney test = stats::mann_whitney(blocks.baseline, blocks.candidate);
+  record["p_value"] = test.p_value;
   v.details["block_test"] = record;
+  // U counts baseline blocks above candidate blocks: below half the pairs, the candidate's
+  // blocks are the higher ones.
+  const bool candidate_higher = test.u < static_cast<double>(nb * nc) / 2;
+  const bool blocks_worse = candidate_higher == (direction == Direction::lower_is_better);
   const bool alarm = v.kind == VerdictKind::regression || v.kind == VerdictKind::improvement;
-  if (alarm && !(p < alpha)) {
+  const bool same_way = blocks_worse == (v.kind == VerdictKind::regression);
+  if (alarm && !(test.p_value < alpha && same_way)) {
     v.kind = VerdictKind::inconclusive;
     v.reason = "blocks_do_not_differ";
   }

@@ -25,9 +25,10 @@ Decision decide(const PairStatistics& s, std::optional<double> p_adjusted, doubl
                 Direction direction, double alpha, bool point_only);
 
 // The gate's block test: a REGRESSION or IMPROVEMENT stands only if the two builds' block
-// medians differ too (two-sided Mann–Whitney, p < alpha); else INCONCLUSIVE,
-// "blocks_do_not_differ". Skipped, and said so in `details`, where the blocks are too few for
-// the test to reach alpha. Records the test in v.details["block_test"].
-void apply_block_test(VerdictRecord& v, const BlockMedians& blocks, double alpha);
+// medians differ too, the same way (two-sided Mann–Whitney, p < alpha); else INCONCLUSIVE,
+// "blocks_do_not_differ". Skipped, and said so in `details`, where the block counts are too few
+// for the test to reach alpha even without ties. Records the test in v.details["block_test"].
+void apply_block_test(VerdictRecord& v, const BlockMedians& blocks, Direction direction,
+                      double alpha);
 
 }  // namespace perfgate::regress::detail

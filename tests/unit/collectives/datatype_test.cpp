@@ -91,6 +91,12 @@ TEST_CASE("every code of every narrow type: decode and encode are inverse, ties 
     }
     CHECK(checked > codes / 2 - 16);
   }
+  // fp16 at its overflow edge: half-way to 65536 (the next step) goes to infinity.
+  CHECK(encode(DataType::f16, 65519.0f) == 0x7BFF);
+  CHECK(encode(DataType::f16, 65520.0f) == 0x7C00);
+  CHECK(encode(DataType::f16, -65520.0f) == 0xFC00);
+  for (const DataType t : {DataType::bf16, DataType::f16, DataType::f8e4m3, DataType::f8e5m2})
+    for (const float nan : {NAN, -NAN}) CHECK(std::isnan(decode(t, encode(t, nan))));
   // bf16 past its largest finite value rounds to infinity, as float does; NaN stays NaN.
   CHECK(encode(DataType::bf16, 3.4028235e38f) == 0x7F80);
   CHECK(encode(DataType::bf16, -3.4028235e38f) == 0xFF80);

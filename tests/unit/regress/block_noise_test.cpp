@@ -195,6 +195,17 @@ TEST_CASE("a gate's alarm stands only when the two builds' blocks differ too") {
   CHECK(mixed.details["block_test"]["p_value"].get<double>() == Approx(14.0 / 252));
   CHECK(mixed.ratio_low.value() > 1.02);  // the pooled samples alone would have failed it
   CHECK(mixed.p_adjusted.value() < 0.05);
+  // Block medians that differ the other way (here handed in as such) withdraw the alarm too.
+  {
+    std::vector<Run> a{block("a0", 100), block("a1", 101)}, b{block("b0", 140)};
+    regress::CompareConfig config;
+    config.now = "2026-12-01T00:00:00Z";
+    const std::string id = b[0].results[0].key.id();
+    config.blocks[id] = {{140, 141, 139, 142, 140}, {100, 101, 99, 100, 102}};
+    const auto v = regress::compare_runs(a, b[0], config, {}, {}).verdicts.at(0);
+    CHECK(v.reason == "blocks_do_not_differ");
+    CHECK(v.details["block_test"]["p_value"].get<double>() == Approx(2.0 / 252));
+  }
   // 3 blocks a side cannot reach alpha (2/20 = 0.1): the test is skipped and says so.
   const auto few = compare({100, 101, 99}, {140, 141, 139});
   CHECK(few.kind == VerdictKind::regression);
