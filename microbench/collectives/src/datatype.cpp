@@ -182,6 +182,25 @@ std::uint32_t encode_f16(float value) {
 #endif
 }
 
+// fp8 through a table indexed by float's upper 16 bits, its lowest bit also set when any of the
+// lower 16 is (their sticky bit): rounding to 2 or 3 mantissa bits depends only on the sign,
+// the exponent, the bits kept, the guard bit and whether anything below it is set, so each
+// entry, encode_minifloat of one float with those bits, is every such float's code.
+std::uint32_t encode_fp8(DataType t, float value) {
+  static const auto build = [](DataType type) {
+    std::vector<std::uint8_t> table(std::size_t{1} << 16);
+    for (std::uint32_t index = 0; index < table.size(); ++index)
+      table[index] = static_cast<std::uint8_t>(
+          encode_minifloat(format_of(type), std::bit_cast<float>(index << 16)));
+    return table;
+  };
+  static const std::vector<std::uint8_t> e4m3 = build(DataType::f8e4m3),
+                                         e5m2 = build(DataType::f8e5m2);
+  const auto bits = std::bit_cast<std::uint32_t>(value);
+  const std::uint32_t index = (bits >> 16) | ((bits & 0xFFFFu) != 0 ? 1u : 0u);
+  return (t == DataType::f8e4m3 ? e4m3 : e5m2)[index];
+}
+
 // Every code of a narrow type decoded once: the MPI backend's reduction functions and the data
 // check decode each element, and a table lookup is what a GPU's conversion costs.
 const std::vector<float>& decode_table(DataType t) {
@@ -213,7 +232,7 @@ std::uint32_t encode(DataType t, float value) {
   if (t == DataType::f32) return std::bit_cast<std::uint32_t>(value);
   if (t == DataType::bf16) return encode_bf16(value);
   if (t == DataType::f16) return encode_f16(value);
-  return encode_minifloat(format_of(t), value);
+  return encode_fp8(t, value);
 }
 
 float decode(DataType t, std::uint32_t bits) {
