@@ -43,13 +43,17 @@ class MpiBackend final : public Backend {
     recv_count_ = counts.recv;
     const std::size_t size = type_size(shape.dtype);
     const std::size_t biggest = std::max(counts.send, counts.recv);
-    // The last case's buffers go first: the memory check judged this case's alone, and a
-    // growing assign() would hold the old and the new buffer at once.
-    PageAlignedVector<std::byte>().swap(recv_);
-    PageAlignedVector<std::byte>().swap(send_);
+    const std::size_t recv_bytes = (in_place ? biggest : counts.recv) * size;
+    const std::size_t send_bytes = in_place ? 0 : counts.send * size;
+    // Kept while both fit; else the last case's go first: the memory check judged this case's
+    // alone, and a growing assign() would hold the old and the new buffer at once.
+    if (recv_.capacity() < recv_bytes || send_.capacity() < send_bytes) {
+      PageAlignedVector<std::byte>().swap(recv_);
+      PageAlignedVector<std::byte>().swap(send_);
+    }
     // In place, every collective works in one buffer big enough for its input and its output.
-    recv_.assign((in_place ? biggest : counts.recv) * size, std::byte{0});
-    send_.assign(in_place ? 0 : counts.send * size, std::byte{0});
+    recv_.assign(recv_bytes, std::byte{0});
+    send_.assign(send_bytes, std::byte{0});
     refill();
   }
 

@@ -1,5 +1,6 @@
 #include "perfgate/collectives/datatype.hpp"
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -162,6 +163,8 @@ DataType datatype_from_string(std::string_view s) {
 
 namespace {
 
+constexpr std::size_t kDataTypes = 5;  // f32 and the four narrow types, indexed by DataType
+
 // bf16 is float's upper half: round to nearest even on the lower 16 bits (the same result as
 // encode_minifloat, subnormals and overflow to infinity included, without its frexp and ldexp).
 std::uint32_t encode_bf16(float value) {
@@ -187,43 +190,37 @@ std::uint32_t encode_f16(float value) {
 // the exponent, the bits kept, the guard bit and whether anything below it is set, so each
 // entry, encode_minifloat of one float with those bits, is every such float's code.
 std::uint32_t encode_fp8(DataType t, float value) {
-  static const auto build = [](DataType type) {
-    std::vector<std::uint8_t> table(std::size_t{1} << 16);
-    for (std::uint32_t index = 0; index < table.size(); ++index)
-      table[index] = static_cast<std::uint8_t>(
-          encode_minifloat(format_of(type), std::bit_cast<float>(index << 16)));
-    return table;
-  };
-  static const std::vector<std::uint8_t> e4m3 = build(DataType::f8e4m3),
-                                         e5m2 = build(DataType::f8e5m2);
+  static const auto tables = [] {
+    std::array<std::vector<std::uint8_t>, kDataTypes> all;
+    for (const DataType type : {DataType::f8e4m3, DataType::f8e5m2}) {
+      std::vector<std::uint8_t>& table = all[static_cast<std::size_t>(type)];
+      table.resize(std::size_t{1} << 16);
+      for (std::uint32_t index = 0; index < table.size(); ++index)
+        table[index] = static_cast<std::uint8_t>(
+            encode_minifloat(format_of(type), std::bit_cast<float>(index << 16)));
+    }
+    return all;
+  }();
   const auto bits = std::bit_cast<std::uint32_t>(value);
   const std::uint32_t index = (bits >> 16) | ((bits & 0xFFFFu) != 0 ? 1u : 0u);
-  return (t == DataType::f8e4m3 ? e4m3 : e5m2)[index];
+  return tables[static_cast<std::size_t>(t)][index];
 }
 
 // Every code of a narrow type decoded once: the MPI backend's reduction functions and the data
 // check decode each element, and a table lookup is what a GPU's conversion costs.
 const std::vector<float>& decode_table(DataType t) {
-  static const auto build = [](DataType type) {
-    std::vector<float> table(std::size_t{1} << (8 * type_size(type)));
-    for (std::size_t code = 0; code < table.size(); ++code)
-      table[code] = decode_minifloat(format_of(type), static_cast<std::uint32_t>(code));
-    return table;
-  };
-  static const std::vector<float> bf16 = build(DataType::bf16), f16 = build(DataType::f16),
-                                  e4m3 = build(DataType::f8e4m3), e5m2 = build(DataType::f8e5m2);
-  switch (t) {
-    case DataType::bf16:
-      return bf16;
-    case DataType::f16:
-      return f16;
-    case DataType::f8e4m3:
-      return e4m3;
-    case DataType::f8e5m2:
-    case DataType::f32:
-      break;
-  }
-  return e5m2;
+  static const auto tables = [] {
+    std::array<std::vector<float>, kDataTypes> all;
+    for (const DataType type : all_datatypes()) {
+      if (type == DataType::f32) continue;
+      std::vector<float>& table = all[static_cast<std::size_t>(type)];
+      table.resize(std::size_t{1} << (8 * type_size(type)));
+      for (std::size_t code = 0; code < table.size(); ++code)
+        table[code] = decode_minifloat(format_of(type), static_cast<std::uint32_t>(code));
+    }
+    return all;
+  }();
+  return tables[static_cast<std::size_t>(t)];
 }
 
 }  // namespace

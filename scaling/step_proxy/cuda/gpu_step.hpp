@@ -34,9 +34,9 @@ class GpuStep {
   // Σ|g| on the compute stream before its all-reduce is released and after the step (the
   // gradient check's step; the sums' kernels lengthen it, so it is not timed).
   StepTimes run(GradientSums* sums = nullptr);
-  // The exact pass (gradient_check.hpp): the pattern written to the gradients through the host,
-  // every bucket all-reduced on the communication stream as a step does, read back; per
-  // bucket, this rank's wrong elements.
+  // The exact pass (gradient_check.hpp): the pattern written to the gradients and checked by
+  // kernels, every bucket all-reduced on the communication stream as a step does; per bucket,
+  // this rank's wrong elements.
   std::vector<long long> exact_pass(int rank, int ranks);
   const std::vector<Bucket>& buckets() const { return buckets_; }
 

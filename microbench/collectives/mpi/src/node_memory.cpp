@@ -53,13 +53,12 @@ double MemoryShare::bytes() const {
 }
 
 std::string MemoryShare::describe() const {
-  const std::string from_memory =
-      available ? fmt::format("{:.0f} % of {} of {} available, shared by {} rank{}",
-                              kUsableMemoryFraction * 100, bytes_text(*available), memory,
-                              sharing_ranks, sharing_ranks == 1 ? "" : "s")
-                : fmt::format("{} available unknown", memory);
+  // Bounded by the limit, or else by the available memory (nothing bounds it without either).
   if (limit && *limit <= bytes()) return fmt::format("{} (--max-memory)", bytes_text(*limit));
-  return fmt::format("{} ({})", bytes_text(bytes()), from_memory);
+  return fmt::format("{} ({:.0f} % of {} of {} available, shared by {} rank{})",
+                     bytes_text(bytes()), kUsableMemoryFraction * 100,
+                     bytes_text(available.value_or(0)), memory, sharing_ranks,
+                     sharing_ranks == 1 ? "" : "s");
 }
 
 std::optional<std::string> memory_shortfall(double need, const MemoryShare& share) {
