@@ -97,8 +97,8 @@ void GpuStep::take_reduced_sums(GradientSums& sums) {
 
 std::vector<long long> GpuStep::exact_pass(int rank, int ranks) {
   Bf16Bits* base = model_.grads(0);
-  // Written and checked on the device: on the host it costs about 22 ns a gradient (17 s for
-  // the device check's 805 M-gradient model; docs/scaling.md).
+  // Written and checked on the device: on the host it costs about 22 ns a gradient (computed: 17 s
+  // for the device check's 805 M-gradient model; docs/scaling.md).
   exact_pass_fill(base, model_.gradient_count(), ranks, rank, compute_);
   PERFGATE_CUDA_CHECK(cudaEventRecord(compute_end_, compute_));
   PERFGATE_CUDA_CHECK(cudaStreamWaitEvent(comm_stream_, compute_end_, 0));
