@@ -4,7 +4,9 @@
 // Markdown + JUnit + JSON and exits 0 pass, 1 regression, 2 usage/tool error, 3 not comparable.
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -15,7 +17,9 @@
 #include "perfgate/baselines/store.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
+#include "perfgate/microbench/plan.hpp"
 #include "perfgate/regress/block_noise.hpp"
+#include "perfgate/regress/confirmation.hpp"
 #include "report_comparison.hpp"
 #include "report_output.hpp"
 
@@ -31,6 +35,7 @@ struct GateOptions {
   std::string formats = "markdown,junit,json";
   std::string report_url;
   int blocks = 5;  // docs/statistics.md, "Noise between gate blocks": 3 cried wolf in 1 gate of 8
+  int confirm_blocks = 5;  // docs/statistics.md, "Confirmation blocks"
   int not_comparable_exit = exit_code::not_comparable;
   int timeout_s = 1800;
   bool advisory = false;
@@ -76,31 +81,55 @@ int run_gate(const GateOptions& o) {
   std::cerr << fmt::format(
       "perfgate gate: suite '{}', {} block(s), {}\n", how.suite, o.blocks,
       baseline_bin ? "A/B against " + o.baseline_bin : "against the store's " + o.baseline);
-  const BlockRuns runs =
-      run_interleaved(baseline_bin, candidate_bin, how, o.blocks, out_dir / "runs");
-  const Run candidate = pool_runs(runs.candidate);
-  if (candidate.results.empty())
-    throw InsufficientDataError("gate: the candidate's suite '" + how.suite +
-                                "' produced no results");
-  // The store's baseline goes through the same policy rules as `compare` (a pooled policy is
-  // cut per series at its last change point).
-  const BaselineSide baseline =
-      baseline_bin
-          ? BaselineSide{runs.baseline, {}}
-          : baseline_side(store.get(), o.baseline, store_baseline(*store, o.baseline, candidate),
-                          candidate, "gate");
+  BlockRuns runs = run_interleaved(baseline_bin, candidate_bin, how, o.blocks, out_dir / "runs");
+  // One look at the blocks measured so far: each side pooled, the spread between a build's
+  // processes in the tolerance, and (A/B) the block test.
+  const auto judge = [&](const BlockRuns& blocks) {
+    const Run candidate = pool_runs(blocks.candidate);
+    if (candidate.results.empty())
+      throw InsufficientDataError("gate: the candidate's suite '" + how.suite +
+                                  "' produced no results");
+    // The store's baseline goes through the same policy rules as `compare` (a pooled policy
+    // is cut per series at its last change point).
+    const BaselineSide baseline =
+        baseline_bin
+            ? BaselineSide{blocks.baseline, {}}
+            : baseline_side(store.get(), o.baseline, store_baseline(*store, o.baseline, candidate),
+                            candidate, "gate");
+    using Sides = std::vector<std::vector<Run>>;
+    const auto noise = regress::between_block_noise(
+        baseline_bin ? Sides{blocks.baseline, blocks.candidate} : Sides{blocks.candidate});
+    auto comparison =
+        compare_with_store(store.get(), baseline.runs, candidate, o.compare, noise,
+                           baseline_bin ? regress::block_medians(blocks.baseline, blocks.candidate)
+                                        : std::map<std::string, regress::BlockMedians>{});
+    record_pools(comparison, baseline.pools);
+    return comparison;
+  };
+  regress::Comparison comparison = judge(runs);
+
+  // An alarm is measured again in more processes of both builds, and stands only if the
+  // comparison over every block raises it again (docs/statistics.md, "Confirmation blocks").
+  if (const auto alarmed = regress::alarmed_series(comparison);
+      o.confirm_blocks > 0 && !alarmed.empty()) {
+    std::cerr << fmt::format(
+        "perfgate gate: {} alarm(s); confirming with {} more block(s) of their case(s)\n",
+        alarmed.size(), o.confirm_blocks);
+    std::set<std::string> cases;  // several metrics of one case are one case to run
+    for (const std::string& id : alarmed) cases.insert(SeriesKey::parse_id(id).name());
+    SuiteInvocation again = how;
+    again.filter = microbench::exact_cases_filter({cases.begin(), cases.end()});
+    BlockRuns more = run_interleaved(baseline_bin, candidate_bin, again, o.confirm_blocks,
+                                     out_dir / "runs", o.blocks + 1);
+    for (auto side : {&BlockRuns::baseline, &BlockRuns::candidate})
+      std::move((more.*side).begin(), (more.*side).end(), std::back_inserter(runs.*side));
+    comparison = regress::confirm_alarms(std::move(comparison), judge(runs), o.confirm_blocks,
+                                         o.compare.alpha);
+  }
 
   report::ReportInput input;
   input.title = "perfgate gate (" + how.suite + ")";
-  using Sides = std::vector<std::vector<Run>>;
-  const auto noise = regress::between_block_noise(
-      baseline_bin ? Sides{runs.baseline, runs.candidate} : Sides{runs.candidate});
-  // A/B: an alarm must also show between the two builds' processes (the block test).
-  input.comparison =
-      compare_with_store(store.get(), baseline.runs, candidate, o.compare, noise,
-                         baseline_bin ? regress::block_medians(runs.baseline, runs.candidate)
-                                      : std::map<std::string, regress::BlockMedians>{});
-  record_pools(input.comparison, baseline.pools);
+  input.comparison = std::move(comparison);
   input.full_report_hint = o.report_url;
   emit_reports(input, formats.empty() ? formats : [&] {
     auto with_terminal = formats;
@@ -135,6 +164,10 @@ void add_gate_command(CLI::App& app, Action& action) {
   cmd->add_option("--blocks", opts->blocks,
                   "Repetition blocks per side, one process each (default 5)")
       ->check(CLI::Range(1, 100));
+  cmd->add_option("--confirm-blocks", opts->confirm_blocks,
+                  "More blocks per side, of the alarmed cases only, before an alarm stands "
+                  "(default 5; 0: none)")
+      ->check(CLI::Range(0, 100));
   cmd->add_option("--run-arg", opts->suite.extra_args,
                   "Extra argument for each `run` process (repeatable)")
       ->allow_extra_args(false);

@@ -63,10 +63,10 @@ Run run_block(const BuildUnderTest& build, const SuiteInvocation& how,
 
 BlockRuns run_interleaved(const std::optional<BuildUnderTest>& baseline,
                           const BuildUnderTest& candidate, const SuiteInvocation& how, int blocks,
-                          const std::filesystem::path& dir) {
+                          const std::filesystem::path& dir, int first_block) {
   std::filesystem::create_directories(dir);
   BlockRuns out;
-  for (int b = 1; b <= blocks; ++b) {
+  for (int b = first_block; b < first_block + blocks; ++b) {
     if (baseline)
       out.baseline.push_back(run_block(*baseline, how, dir / fmt::format("baseline-{}.json", b),
                                        fmt::format("baseline block {}", b)));

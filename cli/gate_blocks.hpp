@@ -39,11 +39,11 @@ struct BlockRuns {
   std::vector<Run> baseline, candidate;
 };
 
-// `blocks` rounds; each round runs the baseline (when given) and then the candidate, every
-// process writing documents into `dir` (kept as artefacts). Throws ToolError naming the program
-// and block when a process fails or writes no document.
+// `blocks` rounds, numbered from `first_block`; each round runs the baseline (when given) and
+// then the candidate, every process writing documents into `dir` (kept as artefacts). Throws
+// ToolError naming the program and block when a process fails or writes no document.
 BlockRuns run_interleaved(const std::optional<BuildUnderTest>& baseline,
                           const BuildUnderTest& candidate, const SuiteInvocation& how, int blocks,
-                          const std::filesystem::path& dir);
+                          const std::filesystem::path& dir, int first_block = 1);
 
 }  // namespace perfgate::cli

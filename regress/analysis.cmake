@@ -11,7 +11,9 @@ add_library(perfgate_regress_analysis STATIC
   ${CMAKE_CURRENT_LIST_DIR}/compare/verdict_rules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/compare/tolerance.cpp
   ${CMAKE_CURRENT_LIST_DIR}/compare/acks.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/compare/comparison_summary.cpp
   ${CMAKE_CURRENT_LIST_DIR}/compare/compare_runs.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/compare/confirmation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/compare/block_noise.cpp
   ${CMAKE_CURRENT_LIST_DIR}/history/split_scan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/history/changepoints.cpp

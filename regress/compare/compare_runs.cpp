@@ -5,6 +5,7 @@
 #include <set>
 
 #include "acks.hpp"
+#include "comparison_summary.hpp"
 #include "pair_statistics.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/core/identity.hpp"
@@ -47,14 +48,6 @@ struct Pending {
   Direction direction;
   bool efficiency;
 };
-
-// Within one verdict kind, the biggest change for the worse comes first.
-double worse_first_key(const VerdictRecord& v) {
-  const bool higher_better =
-      v.details.value("direction", "") == to_string(Direction::higher_is_better);
-  return detail::worse_ratio(v.ratio.value_or(1), higher_better ? Direction::higher_is_better
-                                                                : Direction::lower_is_better);
-}
 
 std::vector<std::string> differing_fingerprint_keys(const std::vector<Run>& baseline,
                                                     const Run& candidate,
@@ -125,30 +118,6 @@ bool classify(const MatchedSeries& m, const std::vector<std::string>& differing,
   return true;
 }
 
-GeomeanRatio geometric_mean(const std::vector<VerdictRecord>& verdicts,
-                            const std::vector<Pending>& pending, double alpha) {
-  GeomeanRatio g;
-  double sum = 0, variance = 0;
-  const double z = stats::normal_quantile(1 - alpha / 2);
-  for (const Pending& p : pending) {
-    const VerdictRecord& v = verdicts[p.verdict_index];
-    if (!v.ratio) continue;
-    sum += std::log(detail::worse_ratio(*v.ratio, p.direction));
-    if (v.ratio_low && v.ratio_high) {
-      const double se = (std::log(*v.ratio_high) - std::log(*v.ratio_low)) / (2 * z);
-      variance += se * se;
-    }
-    ++g.series;
-  }
-  if (g.series == 0) return g;
-  const double n = static_cast<double>(g.series);
-  const double mean = sum / n, half = z * std::sqrt(variance) / n;
-  g.ratio = std::exp(mean);
-  g.low = std::exp(mean - half);
-  g.high = std::exp(mean + half);
-  return g;
-}
-
 }  // namespace
 
 Comparison compare_runs(const std::vector<Run>& baseline, const Run& candidate,
@@ -204,15 +173,7 @@ Comparison compare_runs(const std::vector<Run>& baseline, const Run& candidate,
       detail::apply_block_test(v, it->second, p.direction, config.alpha);
     ack_rules.apply(v, p.direction);
   }
-  out.geomean = geometric_mean(out.verdicts, pending, config.alpha);
-
-  std::stable_sort(out.verdicts.begin(), out.verdicts.end(),
-                   [](const VerdictRecord& a, const VerdictRecord& b) {
-                     if (severity_rank(a.kind) != severity_rank(b.kind))
-                       return severity_rank(a.kind) < severity_rank(b.kind);
-                     return worse_first_key(a) > worse_first_key(b);
-                   });
-  for (const VerdictRecord& v : out.verdicts) ++out.counts[v.kind];
+  detail::summarise(out, config.alpha);
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "perfgate/microbench/plan.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -94,6 +95,19 @@ std::vector<CaseRequest> plan_suite(const SuiteConfig& suite, const PlanOptions&
       }
   }
   return cases;
+}
+
+std::string exact_cases_filter(const std::vector<std::string>& case_names) {
+  static constexpr std::string_view kSpecial = R"(\^$.|?*+()[]{})";
+  std::string alternatives;
+  for (const std::string& name : case_names) {
+    if (!alternatives.empty()) alternatives += '|';
+    for (char c : name) {
+      if (kSpecial.find(c) != std::string_view::npos) alternatives += '\\';
+      alternatives += c;
+    }
+  }
+  return "^(?:" + alternatives + ")$";
 }
 
 std::vector<std::string> available_backends(const Registry& registry) {

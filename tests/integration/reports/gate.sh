@@ -3,7 +3,8 @@
 # (PERFGATE_TEST_SLOWDOWN, set only in the candidate's wrapper) → exit 1 and the regression in
 # the Markdown; identical builds → exit 0 and no REGRESSION row, over several repeats.
 source "$(dirname "$0")/../lib.sh"
-SUITE=(--suite smoke --blocks 4)  # 4 a side: the fewest the block test can use at alpha 0.05
+# 4 a side: the fewest the block test can use at alpha 0.05; 2 more to confirm an alarm.
+SUITE=(--suite smoke --blocks 4 --confirm-blocks 2)
 
 # A slower build of the same code: the microbench test hook, for the softmax family only.
 printf '#!/bin/sh\nPERFGATE_TEST_SLOWDOWN=softmax:3 exec "%s" "$@"\n' "$PERFGATE" >"$WORK/slow-perfgate"
@@ -19,12 +20,28 @@ python3 - "$WORK/slow/report.json" <<'PY' || fail "report.json of the slow gate"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["status"] == "REGRESSION", d["status"]
-for v in (v for v in d["verdicts"] if v["verdict"] == "REGRESSION"):
-    t = v["details"]["block_test"]  # both builds' 4 blocks, every candidate block slower:
-    assert t["baseline_blocks"] == 4 and t["candidate_blocks"] == 4, t
-    assert abs(t["p_value"] - 2 / 70) < 1e-12, t  # the smallest p of 4 against 4
+regressions = [v for v in d["verdicts"] if v["verdict"] == "REGRESSION"]
+assert regressions
+for v in regressions:
+    t = v["details"]["block_test"]  # both builds' 4 + 2 blocks, every candidate block slower:
+    assert t["baseline_blocks"] == 6 and t["candidate_blocks"] == 6, t
+    assert abs(t["p_value"] - 2 / 924) < 1e-12, t  # the smallest p of 6 against 6
+    c = v["details"]["confirmation"]
+    assert c["added_blocks"] == 2 and c["first"]["verdict"] == "REGRESSION", c
 PY
-[ "$(ls "$WORK/slow/runs" | wc -l)" -eq 8 ] || fail "expected 4 baseline + 4 candidate block documents"
+[ "$(ls "$WORK/slow/runs" | wc -l)" -eq 12 ] || fail "expected 4 + 2 baseline and candidate block documents"
+expect_in err 'confirming with 2 more block\(s\)'
+# The confirming processes measured the alarmed cases and nothing else.
+python3 - "$WORK/slow/report.json" "$WORK/slow/runs" <<'PY' || fail "confirmation blocks measured other cases"
+import json, sys, pathlib
+alarmed = {v["series_id"].rsplit("@", 1)[0] for v in json.load(open(sys.argv[1]))["verdicts"]
+           if "confirmation" in v["details"]}
+assert alarmed
+for name in ("baseline-5.json", "candidate-5.json", "baseline-6.json", "candidate-6.json"):
+    doc = json.load(open(pathlib.Path(sys.argv[2]) / name))
+    measured = {b["name"] for b in doc["benchmarks"]}
+    assert measured == alarmed, (name, sorted(measured ^ alarmed))
+PY
 
 # Advisory, through scripts/premerge as CI calls it: the same verdicts, exit 0, and the
 # Markdown appended to the job summary.
@@ -42,9 +59,32 @@ expect_in err 'advisory mode: exit 1 reported as 0'
 for i in 1 2 3; do
   expect_exit 0 "$PERFGATE" gate --suite smoke --filter 'softmax|rmsnorm' --baseline-bin "$PERFGATE" \
     --output-dir "$WORK/same-$i" --db "$WORK/absent.db"
-  [ "$(ls "$WORK/same-$i/runs" | wc -l)" -eq 10 ] || fail "expected 5 baseline + 5 candidate blocks"
+  # 5 rounds of both builds (and more, of an alarmed case only, if a first look raised one).
+  [ "$(ls "$WORK/same-$i/runs" | grep -c -- '-[1-5]\.json$')" -eq 10 ] || fail "expected 5 baseline + 5 candidate blocks"
   ! grep -q 'REGRESSION' "$WORK/same-$i/report.md" || { cat "$WORK/same-$i/report.md"; fail "identical builds: REGRESSION (repeat $i)"; }
 done
+
+# A slowdown that does not come back: the candidate is slow in its first two processes only.
+# Both builds' next three processes are alike, the comparison over all five blocks does not
+# raise the alarm again, and the gate passes with the alarm recorded as not confirmed.
+printf '#!/bin/sh\nn=$(cat "%s/count" 2>/dev/null || echo 0)\necho $((n + 1)) >"%s/count"\n[ "$n" -lt 2 ] && export PERFGATE_TEST_SLOWDOWN=softmax:5\nexec "%s" "$@"\n' \
+  "$WORK" "$WORK" "$PERFGATE" >"$WORK/slow-at-first"
+chmod +x "$WORK/slow-at-first"
+expect_exit 0 "$PERFGATE" gate --suite smoke --filter softmax --blocks 2 --confirm-blocks 3 \
+  --baseline-bin "$PERFGATE" --candidate-bin "$WORK/slow-at-first" --output-dir "$WORK/transient" \
+  --db "$WORK/absent.db"
+expect_in err 'confirming with 3 more block\(s\)'
+[ "$(cat "$WORK/count")" -eq 5 ] || fail "expected 2 + 3 candidate processes, got $(cat "$WORK/count")"
+python3 - "$WORK/transient/report.json" <<'PY' || fail "report.json of the transient slowdown"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert not [v for v in d["verdicts"] if v["verdict"] == "REGRESSION"], d["status"]
+withdrawn = [v for v in d["verdicts"] if v["reason"] == "alarm_not_confirmed"]
+assert withdrawn, [(v["series_id"], v["verdict"], v["reason"]) for v in d["verdicts"]]
+for v in withdrawn:
+    assert v["verdict"] == "INCONCLUSIVE", v["verdict"]
+    assert v["details"]["confirmation"]["first"]["verdict"] == "REGRESSION", v["details"]
+PY
 
 # Usage errors: exit 2, one line naming the input, no report written.
 expect_exit 2 "$PERFGATE" gate --baseline-bin "$WORK/nope" --output-dir "$WORK/bad" --db "$WORK/absent.db"

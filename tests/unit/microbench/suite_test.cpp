@@ -108,6 +108,29 @@ TEST_CASE("planning crosses axes with implementations and applies filters") {
   // Planning for a backend this machine lacks: backend_selection_test.cpp.
 }
 
+TEST_CASE("an exact cases filter keeps the cases named and no others") {
+  auto file = parse_suites(kGood, "s.toml");
+  auto s = find_suite(file, "quick", "s.toml");
+  s.families[0].axes["rows"] = {"5", "50", "15"};
+  const auto plan = [&](const std::vector<std::string>& names) {
+    std::set<std::string> kept;
+    const auto filter = std::regex(microbench::exact_cases_filter(names));
+    for (const auto& c : plan_suite(s, PlanOptions{{"cpu"}, filter})) kept.insert(c.key().name());
+    return kept;
+  };
+  const std::string stem = "softmax/backend:cpu/cols:64/dtype:f32/impl:fused/rows:";
+  // "rows:5" searched would also keep rows:50.
+  CHECK(plan({stem + "5"}) == std::set<std::string>{stem + "5"});
+  CHECK(plan({stem + "5", stem + "15"}) == std::set<std::string>{stem + "5", stem + "15"});
+  CHECK(plan({stem + "7"}).empty());
+  CHECK(plan({}).empty());
+  // Metacharacters in a name are literal: "." matches a dot only, "|" splits nothing.
+  const std::regex odd(microbench::exact_cases_filter({"a.b(c)|d"}));
+  CHECK(std::regex_search("a.b(c)|d", odd));
+  CHECK_FALSE(std::regex_search("aXb(c)|d", odd));
+  CHECK_FALSE(std::regex_search("d", odd));
+}
+
 TEST_CASE("planning rejects unknown families, axes and implementations by name") {
   auto file = parse_suites(kGood, "s.toml");
   auto s = find_suite(file, "quick", "s.toml");

@@ -7,6 +7,7 @@
 
 #include "perfgate/regress/block_noise.hpp"
 #include "perfgate/regress/compare.hpp"
+#include "perfgate/regress/confirmation.hpp"
 #include "run_builder.hpp"
 
 using namespace perfgate;
@@ -49,6 +50,7 @@ struct GateSimulation {
   bool use_block_noise = true, mode_per_series = false, count_improvements = false;
   bool use_block_test = true;  // as `perfgate gate` A/B does since 2026-12-01
   int blocks = 3;
+  int confirm_blocks = 0;  // `perfgate gate --confirm-blocks`: more blocks of the alarmed series
   int comparisons = 400;
 };
 
@@ -60,27 +62,42 @@ double regression_rate(const GateSimulation& sim) {
                                         "rmsnorm_unfused"};
   regress::CompareConfig base_config;
   base_config.now = "2026-11-30T00:00:00Z";
-  int flagged = 0;
-  for (int trial = 0; trial < sim.comparisons; ++trial) {
-    std::vector<std::vector<Run>> sides(2);
+  // Adds `count` blocks to each side, each a process measuring the series `only` keeps.
+  const auto add_blocks = [&](std::vector<std::vector<Run>>& sides, int count, const auto& only) {
     for (int side = 0; side < 2; ++side)
-      for (int b = 0; b < sim.blocks; ++b) {
+      for (int b = 0; b < count; ++b) {
         std::vector<Result> results;
         const double build = side == 1 ? sim.candidate_factor : 1.0;
         double level = (slow(rng) ? sim.slow_factor : 1.0) * build;
         for (const auto& name : series) {
           if (sim.mode_per_series) level = (slow(rng) ? sim.slow_factor : 1.0) * build;
-          results.push_back(make_result(name, noisy(1000 * level, 0.02, block_size(rng), rng())));
+          Result r = make_result(name, noisy(1000 * level, 0.02, block_size(rng), rng()));
+          if (only(r.key.id())) results.push_back(std::move(r));
         }
-        sides[side].push_back(
-            make_run(std::to_string(side) + "-" + std::to_string(b), std::move(results)));
+        const std::string uuid = std::to_string(side) + "-" + std::to_string(sides[side].size());
+        sides[side].push_back(make_run(uuid, std::move(results)));
       }
+  };
+  const auto judge = [&](const std::vector<std::vector<Run>>& sides) {
     const Run candidate = pooled(sides[1]);
     const auto noise =
         sim.use_block_noise ? regress::between_block_noise(sides) : std::map<std::string, double>{};
     regress::CompareConfig config = base_config;
     if (sim.use_block_test) config.blocks = regress::block_medians(sides[0], sides[1]);
-    const auto comparison = regress::compare_runs(sides[0], candidate, config, noise, {});
+    return regress::compare_runs(sides[0], candidate, config, noise, {});
+  };
+  int flagged = 0;
+  for (int trial = 0; trial < sim.comparisons; ++trial) {
+    std::vector<std::vector<Run>> sides(2);
+    add_blocks(sides, sim.blocks, [](const std::string&) { return true; });
+    auto comparison = judge(sides);
+    if (const auto alarmed = regress::alarmed_series(comparison);
+        sim.confirm_blocks > 0 && !alarmed.empty()) {
+      add_blocks(sides, sim.confirm_blocks,
+                 [&](const std::string& id) { return alarmed.contains(id); });
+      comparison = regress::confirm_alarms(std::move(comparison), judge(sides), sim.confirm_blocks,
+                                           base_config.alpha);
+    }
     bool alarm = comparison.has_regression();
     if (sim.count_improvements)
       for (const auto& v : comparison.verdicts) alarm |= v.kind == VerdictKind::improvement;
@@ -248,6 +265,71 @@ TEST_CASE("with those modes, the block test cuts the false alarms left at 5 bloc
   GateSimulation quiet;  // a quiet machine: +5 % is still caught with 5 blocks
   quiet.slow_mode = 0.0;
   quiet.blocks = 5;
+  quiet.comparisons = 200;
+  quiet.candidate_factor = 1.05;
+  CHECK(regression_rate(quiet) > 0.95);
+}
+
+TEST_CASE("confirmation blocks withdraw a slowdown that does not come back") {
+  // Every candidate process of the first five was slow (p = 2/252 between the blocks); five more
+  // of each build, all alike.
+  const auto blocks = [](const std::string& side, const std::vector<double>& medians) {
+    std::vector<Run> runs;
+    for (double m : medians) runs.push_back(block(side + std::to_string(runs.size()), m));
+    return runs;
+  };
+  const auto judge = [](const std::vector<Run>& a, const std::vector<Run>& b) {
+    regress::CompareConfig config;
+    config.now = "2026-12-01T00:00:00Z";
+    config.blocks = regress::block_medians(a, b);
+    return regress::compare_runs(a, pooled(b), config, regress::between_block_noise({a, b}), {});
+  };
+  const auto joined = [](std::vector<Run> a, const std::vector<Run>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  const auto base = blocks("a", {100, 101, 99, 100, 102});
+  const auto slow = blocks("b", {140, 141, 139, 142, 140});
+  const auto first = judge(base, slow);
+  REQUIRE(first.verdicts.at(0).kind == VerdictKind::regression);
+
+  const auto more_base = blocks("c", {100, 99, 101, 100, 101});
+  const auto transient = regress::confirm_alarms(
+      first, judge(joined(base, more_base), joined(slow, blocks("d", {100, 101, 100, 99, 100}))), 5,
+      0.05);
+  const auto& withdrawn = transient.verdicts.at(0);
+  CHECK(withdrawn.kind == VerdictKind::inconclusive);
+  CHECK(withdrawn.reason == "alarm_not_confirmed");
+  CHECK(withdrawn.details["block_test"]["candidate_blocks"] == 10);
+  CHECK(transient.exit_code() == 0);
+
+  const auto lasting = regress::confirm_alarms(
+      first, judge(joined(base, more_base), joined(slow, blocks("d", {141, 139, 140, 142, 141}))),
+      5, 0.05);
+  const auto& confirmed = lasting.verdicts.at(0);
+  CHECK(confirmed.kind == VerdictKind::regression);
+  CHECK(confirmed.details["block_test"]["p_value"].get<double>() == Approx(2.0 / 184756));
+  CHECK(confirmed.details["confirmation"]["first"]["verdict"] == "REGRESSION");
+}
+
+TEST_CASE("with those modes, confirmation blocks cut the false alarms the block test leaves") {
+  // Measured by this simulation (2026-12-01): see docs/statistics.md, "Confirmation blocks".
+  GateSimulation sim = measured_modes();
+  sim.blocks = 5;
+  sim.comparisons = 600;
+  const double without = regression_rate(sim);
+  sim.confirm_blocks = 5;
+  const double with = regression_rate(sim);
+  INFO("A/A gates with a false alarm at 5 blocks: without confirmation " << without << ", with "
+                                                                         << with);
+  CHECK(with < without / 2);
+  sim.comparisons = 200;
+  sim.candidate_factor = 3.0;  // a 3x slowdown is confirmed every time
+  CHECK(regression_rate(sim) > 0.95);
+  GateSimulation quiet;  // and +5 % on a quiet machine still fails the gate
+  quiet.slow_mode = 0.0;
+  quiet.blocks = 5;
+  quiet.confirm_blocks = 5;
   quiet.comparisons = 200;
   quiet.candidate_factor = 1.05;
   CHECK(regression_rate(quiet) > 0.95);

@@ -33,6 +33,11 @@ class BackendUnavailable : public NoDeviceError {
 std::vector<CaseRequest> plan_suite(const SuiteConfig& suite, const PlanOptions& options,
                                     const Registry& registry = Registry::instance());
 
+// A --filter expression that keeps exactly the cases named (CaseRequest::key().name()):
+// anchored alternatives with every regex metacharacter escaped, so "rows:5" does not keep
+// "rows:50". `perfgate gate` measures its alarmed cases again through it.
+std::string exact_cases_filter(const std::vector<std::string>& case_names);
+
 // "cpu", plus every backend whose registered probe reports a usable device.
 std::vector<std::string> available_backends(const Registry& registry = Registry::instance());
 

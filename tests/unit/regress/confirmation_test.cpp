@@ -1,0 +1,153 @@
+// The gate's confirmation merge: which verdicts a second look may change, and how.
+#include <cmath>
+
+#include <catch2/catch.hpp>
+
+#include "perfgate/core/exit_codes.hpp"
+#include "perfgate/regress/confirmation.hpp"
+
+using namespace perfgate;
+
+namespace {
+
+VerdictRecord verdict(const std::string& id, VerdictKind kind, const std::string& reason,
+                      double ratio) {
+  VerdictRecord v;
+  v.series_id = id;
+  v.kind = kind;
+  v.reason = reason;
+  v.ratio = ratio;
+  v.ratio_low = ratio * 0.98;
+  v.ratio_high = ratio * 1.02;
+  v.details["direction"] = "lower_is_better";
+  return v;
+}
+
+regress::Comparison comparison(std::vector<VerdictRecord> verdicts) {
+  regress::Comparison c;
+  c.verdicts = std::move(verdicts);
+  for (const auto& v : c.verdicts) ++c.counts[v.kind];
+  return c;
+}
+
+const VerdictRecord& find(const regress::Comparison& c, const std::string& id) {
+  for (const auto& v : c.verdicts)
+    if (v.series_id == id) return v;
+  FAIL("no verdict for " << id);
+  return c.verdicts.front();
+}
+
+}  // namespace
+
+TEST_CASE("alarmed series are the REGRESSION and IMPROVEMENT verdicts") {
+  const auto c = comparison({verdict("a@time", VerdictKind::regression, "x", 1.5),
+                             verdict("b@time", VerdictKind::same, "x", 1.0),
+                             verdict("c@time", VerdictKind::improvement, "x", 0.5),
+                             verdict("d@time", VerdictKind::inconclusive, "x", 1.3)});
+  CHECK(regress::alarmed_series(c) == std::set<std::string>{"a@time", "c@time"});
+}
+
+TEST_CASE("a second look keeps only the alarms it raises again") {
+  const auto first = comparison({
+      verdict("a@time", VerdictKind::regression, "interval_beyond_tolerance", 1.40),
+      verdict("b@time", VerdictKind::same, "interval_within_tolerance", 1.00),
+      verdict("c@time", VerdictKind::improvement, "interval_beyond_tolerance", 0.70),
+      verdict("d@time", VerdictKind::regression, "interval_beyond_tolerance", 1.60),
+  });
+  auto second = comparison({
+      verdict("a@time", VerdictKind::regression, "interval_beyond_tolerance", 1.35),
+      // b was no alarm: whatever the second look says of it is not used.
+      verdict("b@time", VerdictKind::regression, "interval_beyond_tolerance", 1.30),
+      verdict("c@time", VerdictKind::same, "interval_within_tolerance", 0.99),
+      // d is absent from the second look (its confirming processes measured nothing).
+  });
+  second.baseline_runs = {"b1", "b2"};
+  const auto merged = regress::confirm_alarms(first, second, 5, 0.05);
+
+  const auto& a = find(merged, "a@time");
+  CHECK(a.kind == VerdictKind::regression);
+  CHECK(a.ratio.value() == Approx(1.35));  // the estimate over every block
+  CHECK(a.details["confirmation"]["added_blocks"] == 5);
+  CHECK(a.details["confirmation"]["first"]["verdict"] == "REGRESSION");
+  CHECK(a.details["confirmation"]["first"]["ratio"].get<double>() == Approx(1.40));
+  CHECK(a.details["confirmation"]["second"]["verdict"] == "REGRESSION");
+
+  const auto& b = find(merged, "b@time");
+  CHECK(b.kind == VerdictKind::same);
+  CHECK(b.ratio.value() == Approx(1.00));
+  CHECK_FALSE(b.details.contains("confirmation"));
+
+  const auto& c = find(merged, "c@time");
+  CHECK(c.kind == VerdictKind::inconclusive);
+  CHECK(c.reason == "alarm_not_confirmed");
+  CHECK(c.ratio.value() == Approx(0.99));
+  CHECK(c.details["confirmation"]["first"]["verdict"] == "IMPROVEMENT");
+  CHECK(c.details["confirmation"]["second"]["verdict"] == "SAME");
+  CHECK(c.details["confirmation"]["second"]["reason"] == "interval_within_tolerance");
+
+  const auto& d = find(merged, "d@time");
+  CHECK(d.kind == VerdictKind::inconclusive);
+  CHECK(d.reason == "alarm_not_confirmed");
+  CHECK(d.details["confirmation"]["second"]["verdict"] == "absent");
+
+  // Recounted, worst first, and the geometric mean over the merged estimates.
+  CHECK(merged.counts.at(VerdictKind::regression) == 1);
+  CHECK(merged.counts.at(VerdictKind::inconclusive) == 2);
+  CHECK(merged.counts.at(VerdictKind::same) == 1);
+  CHECK(merged.counts.count(VerdictKind::improvement) == 0);
+  CHECK(merged.verdicts.front().series_id == "a@time");
+  CHECK(merged.geomean.series == 4);
+  CHECK(merged.geomean.ratio == Approx(std::pow(1.35 * 1.00 * 0.99 * 1.60, 0.25)));
+  CHECK(merged.baseline_runs == std::vector<std::string>{"b1", "b2"});
+  CHECK(merged.exit_code() == exit_code::regression);
+}
+
+TEST_CASE("an alarm the second look turns around is withdrawn, not reversed") {
+  const auto first =
+      comparison({verdict("a@time", VerdictKind::regression, "interval_beyond_tolerance", 1.4)});
+  const auto second =
+      comparison({verdict("a@time", VerdictKind::improvement, "interval_beyond_tolerance", 0.8)});
+  const auto merged = regress::confirm_alarms(first, second, 3, 0.05);
+  CHECK(merged.verdicts.at(0).kind == VerdictKind::inconclusive);
+  CHECK(merged.verdicts.at(0).reason == "alarm_not_confirmed");
+  CHECK(merged.exit_code() == exit_code::pass);
+}
+
+TEST_CASE("a confirming block that fails, or differs, is reported, not withdrawn") {
+  const auto first = comparison({
+      verdict("a@time", VerdictKind::regression, "interval_beyond_tolerance", 1.4),
+      verdict("b@time", VerdictKind::regression, "ack_exceeded", 1.9),
+  });
+  auto failed = verdict("a@time", VerdictKind::failed, "candidate_error", 1.4);
+  failed.ratio.reset();
+  auto second =
+      comparison({failed, verdict("b@time", VerdictKind::acknowledged, "acknowledged", 1.5)});
+  second.differing_keys = {"gpu.driver"};
+  const auto merged = regress::confirm_alarms(first, second, 2, 0.05);
+  const auto& a = find(merged, "a@time");
+  CHECK(a.kind == VerdictKind::failed);  // a slower build that also fails must not pass
+  CHECK(a.reason == "candidate_error");
+  CHECK(a.details["confirmation"]["first"]["verdict"] == "REGRESSION");
+  CHECK(find(merged, "b@time").kind == VerdictKind::acknowledged);
+  CHECK(merged.differing_keys == std::vector<std::string>{"gpu.driver"});
+  CHECK(merged.exit_code() == exit_code::not_comparable);
+}
+
+TEST_CASE("a second look is matched by series and scale") {
+  auto at = [](int ranks, VerdictKind kind, double ratio) {
+    auto v = verdict("sweep@time", kind, "interval_beyond_tolerance", ratio);
+    v.details["scale"] = {{"nodes", 1}, {"gpus_per_node", 0}, {"ranks", ranks}};
+    return v;
+  };
+  const auto first =
+      comparison({at(2, VerdictKind::same, 1.0), at(4, VerdictKind::regression, 1.5)});
+  const auto second =
+      comparison({at(2, VerdictKind::regression, 1.3), at(4, VerdictKind::same, 1.01)});
+  const auto merged = regress::confirm_alarms(first, second, 2, 0.05);
+  CHECK(merged.counts.count(VerdictKind::regression) == 0);
+  for (const auto& v : merged.verdicts) {
+    const int ranks = v.details["scale"]["ranks"];
+    CHECK(v.kind == (ranks == 2 ? VerdictKind::same : VerdictKind::inconclusive));
+    if (ranks == 4) CHECK(v.ratio.value() == Approx(1.01));
+  }
+}
