@@ -69,8 +69,33 @@ std::string evidence_sentence(const VerdictRecord& v) {
                    format_counts(v));
   if (v.repetitions_needed > 0)
     s += fmt::format(", needs {} repetitions per side", v.repetitions_needed);
+  s += gate_evidence(v.details);
   if (!v.reason.empty()) s += " (" + v.reason + ")";
   return s;
+}
+
+std::string gate_evidence(const nlohmann::json& details) {
+  std::string s;
+  const auto number = [](const nlohmann::json& j, const char* key) -> std::optional<double> {
+    if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return std::nullopt;
+    return j[key].get<double>();
+  };
+  if (const auto it = details.find("block_test"); it != details.end())
+    if (const auto p = number(*it, "p_value"))
+      s += fmt::format(", blocks p {} ({} vs {})", format_p(p),
+                       number(*it, "baseline_blocks").value_or(0),
+                       number(*it, "candidate_blocks").value_or(0));
+  const auto it = details.find("confirmation");
+  if (it == details.end() || !it->is_object() || !it->contains("first")) return s;
+  const nlohmann::json& first = (*it)["first"];
+  const nlohmann::json& second = it->value("second", nlohmann::json::object());
+  const std::string first_verdict = first.value("verdict", "?");
+  const int added = static_cast<int>(number(*it, "added_blocks").value_or(0));
+  if (second.value("verdict", "") == first_verdict)
+    return s + fmt::format(", confirmed with {} more blocks (first look {})", added,
+                           format_change(number(first, "ratio")));
+  return s + fmt::format(", first look {} {}, not raised again with {} more blocks", first_verdict,
+                         format_change(number(first, "ratio")), added);
 }
 
 std::string html_escape(const std::string& text) {

@@ -23,8 +23,11 @@ std::string format_tolerance(double tolerance);
 // "12/10" (baseline/candidate samples).
 std::string format_counts(const VerdictRecord& v);
 // One-sentence evidence: "+12.3% [+10.1%, +14.0%], p_adj 0.0012, tolerance ±2.0%, n 10/10
-// (reason)".
+// (reason)", with a gate's block test and confirmation (gate_evidence) before the reason.
 std::string evidence_sentence(const VerdictRecord& v);
+// What a gate adds to a verdict's evidence, from its details: the block test's p and block
+// counts, and whether a confirming look raised the alarm again. Empty for other verdicts.
+std::string gate_evidence(const nlohmann::json& details);
 
 // Escapes & < > " ' for HTML text and attribute values.
 std::string html_escape(const std::string& text);

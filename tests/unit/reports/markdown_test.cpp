@@ -58,3 +58,29 @@ TEST_CASE("markdown says so when every series is the same") {
   CHECK(md.find("PASS") != std::string::npos);
   CHECK(md.find("Every series is within its tolerance.") != std::string::npos);
 }
+
+TEST_CASE("markdown shows what a gate's blocks and confirming look said") {
+  ReportInput in;
+  VerdictRecord confirmed = make_verdict("a/x:1@time", VerdictKind::regression, 1.4);
+  confirmed.details["block_test"] = {
+      {"baseline_blocks", 10}, {"candidate_blocks", 10}, {"p_value", 2.0 / 184756}};
+  confirmed.details["confirmation"] = {
+      {"added_blocks", 5},
+      {"first",
+       {{"verdict", "REGRESSION"}, {"reason", "interval_beyond_tolerance"}, {"ratio", 1.45}}},
+      {"second",
+       {{"verdict", "REGRESSION"}, {"reason", "interval_beyond_tolerance"}, {"ratio", 1.4}}}};
+  VerdictRecord withdrawn = make_verdict("a/x:2@time", VerdictKind::inconclusive, 1.02);
+  withdrawn.reason = "alarm_not_confirmed";
+  withdrawn.details["confirmation"] = {
+      {"added_blocks", 5},
+      {"first",
+       {{"verdict", "REGRESSION"}, {"reason", "interval_beyond_tolerance"}, {"ratio", 1.3}}},
+      {"second", {{"verdict", "SAME"}, {"reason", "interval_within_tolerance"}, {"ratio", 1.02}}}};
+  in.comparison.verdicts = {confirmed, withdrawn};
+  const std::string md = render_markdown(in, {});
+  CHECK(md.find("blocks p 1.1e-05 (10 vs 10), confirmed with 5 more blocks (first look +45.0%)") !=
+        std::string::npos);
+  CHECK(md.find("first look REGRESSION +30.0%, not raised again with 5 more blocks") !=
+        std::string::npos);
+}
