@@ -11,9 +11,34 @@ std::size_t block(const CaseShape& s) {
   return s.count / static_cast<std::size_t>(s.ranks);
 }
 
-double reduced(const CaseShape& s, std::size_t send_index) {
-  double acc = input_value(s, 0, send_index);
-  for (int r = 1; r < s.ranks; ++r) acc = combine(s.op, acc, input_value(s, r, send_index));
+bool sum_or_product(const CaseShape& s) {
+  return info(s.collective).reduces && s.op != ReduceOp::min && s.op != ReduceOp::max;
+}
+
+// Sums and products: two ranks contribute to each element, i mod n and i + 1 mod n (as
+// nccl-tests keeps its sums exact), with 1, 2 or 4 to a sum (at most 8: exact even in fp8 e5m2,
+// at every step of any reduction order) and 2 or 1 to a product (at most 4); the others add 0
+// or multiply by 1.
+double contribution(ReduceOp op, std::size_t index, std::size_t rank) {
+  if (op == ReduceOp::prod) return (index + rank) % 2 == 0 ? 2.0 : 1.0;
+  return static_cast<double>(1u << ((index + rank) % 3));
+}
+
+// The reduction over every rank of element `i`, in O(1) rather than one input per rank (a
+// check of 1 GiB of floats over 64 ranks would otherwise compute 17 G inputs on each rank).
+// Sums and products: only the two contributing ranks count. Min and max: rank r holds 1 + (i + 3r)
+// mod 8, and as 3 is invertible mod 8 the first eight ranks already hold every value any rank does.
+double reduced(const CaseShape& s, std::size_t i) {
+  const auto n = static_cast<std::size_t>(s.ranks);
+  if (s.op == ReduceOp::min || s.op == ReduceOp::max) {
+    double acc = input_value(s, 0, i);
+    for (int r = 1; r < static_cast<int>(std::min<std::size_t>(n, 8)); ++r)
+      acc = combine(s.op, acc, input_value(s, r, i));
+    return acc;
+  }
+  const std::size_t first = i % n, second = (i + 1) % n;
+  double acc = contribution(s.op, i, first);
+  if (second != first) acc = combine(s.op, acc, contribution(s.op, i, second));
   return s.op == ReduceOp::avg ? acc / s.ranks : acc;
 }
 
@@ -27,13 +52,10 @@ double case_buffer_bytes(const CaseShape& s) {
 
 double input_value(const CaseShape& s, int rank, std::size_t index) {
   const auto r = static_cast<std::size_t>(rank), n = static_cast<std::size_t>(s.ranks);
-  if (info(s.collective).reduces && s.op != ReduceOp::min && s.op != ReduceOp::max) {
-    // Sums and products: two ranks contribute to each element (as nccl-tests keeps its sums
-    // exact), with 1, 2 or 4 to a sum (at most 8: exact even in fp8 e5m2, at every step of any
-    // reduction order) and 2 to a product (at most 4); the others add 0 or multiply by 1.
+  if (sum_or_product(s)) {
     const bool contributes = r == index % n || r == (index + 1) % n;
-    if (s.op == ReduceOp::prod) return contributes && (index + r) % 2 == 0 ? 2.0 : 1.0;
-    return contributes ? static_cast<double>(1u << ((index + r) % 3)) : 0.0;
+    if (contributes) return contribution(s.op, index, r);
+    return s.op == ReduceOp::prod ? 1.0 : 0.0;
   }
   return 1.0 + static_cast<double>((index + 3 * r) % 8);  // 1..8: exact in every datatype
 }

@@ -76,6 +76,23 @@ TEST_CASE("a correct result has no wrong elements; a corrupted one is counted") 
   }
 }
 
+TEST_CASE("reductions are checked right at any rank count") {
+  // expected_value folds two ranks (sums, products) or at most eight (min, max) in closed
+  // form; simulate() folds every rank's input.
+  for (Collective c : {Collective::all_reduce, Collective::reduce_scatter, Collective::reduce}) {
+    for (ReduceOp op : all_reduce_ops()) {
+      for (int ranks : {1, 2, 3, 5, 7, 8, 9, 16, 17, 24, 64}) {
+        CaseShape s{c, DataType::f32, op, 0, ranks, static_cast<std::size_t>(ranks) * 24};
+        std::vector<double> out = simulate(s, 0);
+        INFO(info(c).name << " " << op_name(op) << " ranks " << ranks);
+        CHECK(count_wrong(s, 0, out) == 0);
+        for (std::size_t i = 0; i < out.size(); i += 5) out[i] = -out[i];
+        CHECK(count_wrong(s, 0, out) == (out.size() + 4) / 5);
+      }
+    }
+  }
+}
+
 TEST_CASE("inputs differ across ranks so that a wrong source is caught") {
   CaseShape s{Collective::sendrecv, DataType::f32, ReduceOp::sum, 0, 4, 16};
   std::vector<double> from_self = simulate(s, 2);
