@@ -53,11 +53,8 @@ PERFGATE_FAMILY(bias_gelu, BiasGeluProblem) {
       .int_axis("rows", {4096, 16384})
       .int_axis("cols", {4096})
       .string_axis("dtype", {"bf16"})
-      .workload([](const CaseParams& p) {
-        const auto n = static_cast<double>(p.integer("rows") * p.integer("cols"));
-        const auto e = static_cast<double>(dtype_size(dtype_of(p)));
-        return Workload{9 * n, 2 * n * e};  // add + 8 for the tanh-form GeLU (tanh counted as 1)
-      });
+      // add + 8 for the tanh-form GeLU (tanh counted as 1); x in, y out
+      .workload(rows_workload(9, 2));
 }
 PERFGATE_IMPLEMENTATION(bias_gelu, BiasGeluProblem, cpu, unfused) {
   return std::make_unique<BiasGeluUnfused>(problem);

@@ -96,11 +96,8 @@ PERFGATE_FAMILY(layernorm, LayerNormProblem) {
       .int_axis("rows", {4096, 16384})
       .int_axis("cols", {1024, 4096})
       .string_axis("dtype", {"bf16"})
-      .workload([](const CaseParams& p) {
-        const auto n = static_cast<double>(p.integer("rows") * p.integer("cols"));
-        const auto e = static_cast<double>(dtype_size(dtype_of(p)));
-        return Workload{8 * n, 4 * n * e};
-      });
+      // add, sum, subtract mean, square-accumulate (2), normalise, ·w, +b; x, r in; y, x+r out
+      .workload(rows_workload(8, 4));
 }
 PERFGATE_IMPLEMENTATION(layernorm, LayerNormProblem, cpu, unfused) {
   return std::make_unique<LayerNormUnfused>(problem);

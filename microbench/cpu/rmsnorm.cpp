@@ -85,12 +85,8 @@ PERFGATE_FAMILY(rmsnorm, RmsNormProblem) {
       .int_axis("rows", {4096, 16384})
       .int_axis("cols", {1024, 4096})
       .string_axis("dtype", {"bf16"})
-      .workload([](const CaseParams& p) {
-        const auto n = static_cast<double>(p.integer("rows") * p.integer("cols"));
-        const auto e = static_cast<double>(dtype_size(dtype_of(p)));
-        return Workload{5 * n,
-                        4 * n * e};  // add, square-accumulate, 2 multiplies; x, r in; y, sum out
-      });
+      // add, square-accumulate, 2 multiplies; x, r in; y, x+r out
+      .workload(rows_workload(5, 4));
 }
 PERFGATE_IMPLEMENTATION(rmsnorm, RmsNormProblem, cpu, unfused) {
   return std::make_unique<RmsNormUnfused>(problem);

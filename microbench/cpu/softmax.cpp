@@ -79,11 +79,8 @@ PERFGATE_FAMILY(softmax, SoftmaxProblem) {
       .int_axis("rows", {4096, 16384})
       .int_axis("cols", {1024, 4096})
       .string_axis("dtype", {"f32"})
-      .workload([](const CaseParams& p) {
-        const auto n = static_cast<double>(p.integer("rows") * p.integer("cols"));
-        const auto e = static_cast<double>(dtype_size(dtype_of(p)));
-        return Workload{4 * n, 2 * n * e};  // max, subtract+exp, sum, divide
-      });
+      // max, subtract+exp, sum, divide; x in, y out
+      .workload(rows_workload(4, 2));
 }
 PERFGATE_IMPLEMENTATION(softmax, SoftmaxProblem, cpu, unfused) {
   return std::make_unique<SoftmaxUnfused>(problem);

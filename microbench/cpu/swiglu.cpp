@@ -67,11 +67,8 @@ PERFGATE_FAMILY(swiglu, SwigluProblem) {
       .int_axis("rows", {4096, 16384})
       .int_axis("cols", {4096})
       .string_axis("dtype", {"bf16"})
-      .workload([](const CaseParams& p) {
-        const auto n = static_cast<double>(p.integer("rows") * p.integer("cols"));
-        const auto e = static_cast<double>(dtype_size(dtype_of(p)));
-        return Workload{5 * n, 3 * n * e};  // exp, add, divide, multiply ×2; gate+up in, y out
-      });
+      // exp, add, divide, multiply ×2; gate, up in, y out
+      .workload(rows_workload(5, 3));
 }
 PERFGATE_IMPLEMENTATION(swiglu, SwigluProblem, cpu, unfused) {
   return std::make_unique<SwigluUnfused>(problem);

@@ -1,6 +1,10 @@
 // Every CPU variant of every family agrees with its double-precision reference on random
 // shapes, odd sizes included (what the harness checks before timing, here over more shapes).
 #include <catch2/catch.hpp>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "perfgate/core/attention_scores.hpp"
 #include "perfgate/microbench/check.hpp"
@@ -188,4 +192,24 @@ TEST_CASE("a storage dtype rounds to its precision") {
   CHECK(round_to(DType::bf16, 1.0f + 3.0f / 256) == 1.0f + 1.0f / 64);
   CHECK(round_to(DType::f16, 1.0f + 1.0f / 4096) == 1.0f);
   CHECK(round_to(DType::f32, 1.0f + 1.0f / 4096) == 1.0f + 1.0f / 4096);
+}
+
+TEST_CASE("row-wise operators count their operations and tensors per element") {
+  // {family, flops per element, [rows, cols] tensors moved}: reported TFLOP/s and GB/s come
+  // from these counts, and a count that moved would make stored baselines incomparable.
+  const std::vector<std::tuple<std::string, double, double>> models{{"bias_gelu", 9, 2},
+                                                                    {"swiglu", 5, 3},
+                                                                    {"rmsnorm", 5, 4},
+                                                                    {"layernorm", 8, 4},
+                                                                    {"softmax", 4, 2}};
+  for (const auto& [name, flops, tensors] : models) {
+    CAPTURE(name);
+    const Family* f = Registry::instance().find(name);
+    REQUIRE(f);
+    for (const auto& [dtype, bytes] : {std::pair{"bf16", 2.0}, std::pair{"f32", 4.0}}) {
+      const Params p{{"rows", "96"}, {"cols", "40"}, {"dtype", dtype}};
+      CHECK(f->model(CaseParams(p)).flops == flops * 96 * 40);
+      CHECK(f->model(CaseParams(p)).bytes == tensors * 96 * 40 * bytes);
+    }
+  }
 }

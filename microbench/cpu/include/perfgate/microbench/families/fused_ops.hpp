@@ -18,6 +18,16 @@ struct RowsProblem : Problem {
   DType output_dtype() const override { return dtype; }
 };
 
+// The cost model of an elementwise-per-row operator: flops_per_element arithmetic operations
+// and tensors_moved full [rows, cols] tensors of the case's dtype read or written once each.
+inline WorkloadModel rows_workload(double flops_per_element, double tensors_moved) {
+  return [=](const CaseParams& p) {
+    const auto n = static_cast<double>(p.integer("rows") * p.integer("cols"));
+    const auto e = static_cast<double>(dtype_size(dtype_of(p)));
+    return Workload{flops_per_element * n, tensors_moved * n * e};
+  };
+}
+
 // y = norm(x + residual) · w (+ b); output [y | x + residual], both [rows, cols].
 inline constexpr float kNormEps = 1e-5f;
 struct RmsNormProblem : RowsProblem {
