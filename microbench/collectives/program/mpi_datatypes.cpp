@@ -2,8 +2,8 @@
 
 #include <array>
 #include <cstddef>
-#include <cstdint>
-#include <cstring>
+
+#include "perfgate/collectives/narrow_reduce.hpp"
 
 namespace perfgate::collectives {
 namespace {
@@ -21,38 +21,10 @@ DataType datatype_of(MPI_Datatype handle) {
   return DataType::f32;
 }
 
-std::uint32_t load(const std::byte* p, std::size_t size) {
-  std::uint32_t bits = 0;
-  if (size == 2) {
-    std::uint16_t b = 0;
-    std::memcpy(&b, p, 2);
-    bits = b;
-  } else {
-    bits = static_cast<std::uint32_t>(*p);
-  }
-  return bits;
-}
-
-void store(std::byte* p, std::size_t size, std::uint32_t bits) {
-  if (size == 2) {
-    const auto b = static_cast<std::uint16_t>(bits);
-    std::memcpy(p, &b, 2);
-  } else {
-    *p = static_cast<std::byte>(bits);
-  }
-}
-
 template <ReduceOp Op>
 void reduce_narrow(void* in, void* inout, int* len, MPI_Datatype* handle) {
-  const DataType t = datatype_of(*handle);
-  const std::size_t size = type_size(t);
-  auto* a = static_cast<const std::byte*>(in);
-  auto* b = static_cast<std::byte*>(inout);
-  for (int i = 0; i < *len; ++i) {
-    const std::size_t at = static_cast<std::size_t>(i) * size;
-    const double value = combine(Op, decode(t, load(a + at, size)), decode(t, load(b + at, size)));
-    store(b + at, size, encode(t, static_cast<float>(value)));
-  }
+  reduce_encoded(datatype_of(*handle), Op, static_cast<const std::byte*>(in),
+                 static_cast<std::byte*>(inout), static_cast<std::size_t>(*len));
 }
 
 MPI_Op builtin(ReduceOp op) {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "narrow_codec.hpp"
 #include "perfgate/core/error.hpp"
 
 namespace perfgate::collectives {
@@ -161,35 +162,11 @@ DataType datatype_from_string(std::string_view s) {
       fmt::format("--datatype: unknown datatype '{}' (float, bfloat16, half, f8e4m3, f8e5m2)", s));
 }
 
-namespace {
+namespace codec {
 
 constexpr std::size_t kDataTypes = 5;  // f32 and the four narrow types, indexed by DataType
 
-// bf16 is float's upper half: round to nearest even on the lower 16 bits (the same result as
-// encode_minifloat, subnormals and overflow to infinity included, without its frexp and ldexp).
-std::uint32_t encode_bf16(float value) {
-  if (std::isnan(value)) return 0x7FFF;  // encode_minifloat's NaN
-  const auto bits = std::bit_cast<std::uint32_t>(value);
-  return (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
-}
-
-// fp16 through the compiler's IEEE half conversion where it has one (round to nearest even,
-// like encode_minifloat, which it matches on every code and midpoint: collectives_unit);
-// compilers without _Float16 (clang before 15 on x86) keep encode_minifloat.
-std::uint32_t encode_f16(float value) {
-  if (std::isnan(value)) return 0x7FFF;  // encode_minifloat's NaN
-#ifdef __FLT16_MAX__
-  return std::bit_cast<std::uint16_t>(static_cast<_Float16>(value));
-#else
-  return encode_minifloat(format_of(DataType::f16), value);
-#endif
-}
-
-// fp8 through a table indexed by float's upper 16 bits, its lowest bit also set when any of the
-// lower 16 is (their sticky bit): rounding to 2 or 3 mantissa bits depends only on the sign,
-// the exponent, the bits kept, the guard bit and whether anything below it is set, so each
-// entry, encode_minifloat of one float with those bits, is every such float's code.
-std::uint32_t encode_fp8(DataType t, float value) {
+std::span<const std::uint8_t> fp8_encode_table(DataType t) {
   static const auto tables = [] {
     std::array<std::vector<std::uint8_t>, kDataTypes> all;
     for (const DataType type : {DataType::f8e4m3, DataType::f8e5m2}) {
@@ -201,14 +178,10 @@ std::uint32_t encode_fp8(DataType t, float value) {
     }
     return all;
   }();
-  const auto bits = std::bit_cast<std::uint32_t>(value);
-  const std::uint32_t index = (bits >> 16) | ((bits & 0xFFFFu) != 0 ? 1u : 0u);
-  return tables[static_cast<std::size_t>(t)][index];
+  return tables[static_cast<std::size_t>(t)];
 }
 
-// Every code of a narrow type decoded once: the MPI backend's reduction functions and the data
-// check decode each element, and a table lookup is what a GPU's conversion costs.
-const std::vector<float>& decode_table(DataType t) {
+std::span<const float> decode_table(DataType t) {
   static const auto tables = [] {
     std::array<std::vector<float>, kDataTypes> all;
     for (const DataType type : all_datatypes()) {
@@ -223,18 +196,18 @@ const std::vector<float>& decode_table(DataType t) {
   return tables[static_cast<std::size_t>(t)];
 }
 
-}  // namespace
+}  // namespace codec
 
 std::uint32_t encode(DataType t, float value) {
   if (t == DataType::f32) return std::bit_cast<std::uint32_t>(value);
-  if (t == DataType::bf16) return encode_bf16(value);
-  if (t == DataType::f16) return encode_f16(value);
-  return encode_fp8(t, value);
+  if (t == DataType::bf16) return codec::encode_bf16(value);
+  if (t == DataType::f16) return codec::encode_f16(value);
+  return codec::fp8_encode_table(t)[codec::fp8_table_index(value)];
 }
 
 float decode(DataType t, std::uint32_t bits) {
   if (t == DataType::f32) return std::bit_cast<float>(bits);
-  const std::vector<float>& table = decode_table(t);
+  const std::span<const float> table = codec::decode_table(t);
   return table[bits & (table.size() - 1)];
 }
 

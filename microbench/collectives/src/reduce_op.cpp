@@ -1,7 +1,5 @@
 #include "perfgate/collectives/reduce_op.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
 #include "perfgate/core/error.hpp"
@@ -35,21 +33,6 @@ ReduceOp reduce_op_from_string(std::string_view s) {
     if (s == op_name(op)) return op;
   }
   throw InputError(fmt::format("--op: unknown reduction op '{}' (sum, prod, max, min, avg)", s));
-}
-
-double combine(ReduceOp op, double a, double b) {
-  switch (op) {
-    case ReduceOp::prod:
-      return a * b;
-    case ReduceOp::max:
-      return std::max(a, b);
-    case ReduceOp::min:
-      return std::min(a, b);
-    case ReduceOp::sum:
-    case ReduceOp::avg:
-      return a + b;
-  }
-  return a + b;
 }
 
 }  // namespace perfgate::collectives

@@ -95,6 +95,12 @@ TEST_CASE("every code of every narrow type: decode and encode are inverse, ties 
   CHECK(encode(DataType::f16, 65519.0f) == 0x7BFF);
   CHECK(encode(DataType::f16, 65520.0f) == 0x7C00);
   CHECK(encode(DataType::f16, -65520.0f) == 0xFC00);
+  CHECK(encode(DataType::f16, 1e30f) == 0x7C00);
+  CHECK(encode(DataType::f16, -INFINITY) == 0xFC00);
+  // Below half the smallest subnormal (2^-25), float subnormals included: a signed zero.
+  CHECK(encode(DataType::f16, std::ldexp(1.0f, -26)) == 0x0000);
+  CHECK(encode(DataType::f16, -std::ldexp(1.0f, -140)) == 0x8000);
+  CHECK(encode(DataType::f16, std::nextafter(std::ldexp(1.0f, -25), 1.0f)) == 0x0001);
   for (const DataType t : {DataType::bf16, DataType::f16, DataType::f8e4m3, DataType::f8e5m2})
     for (const float nan : {NAN, -NAN}) CHECK(std::isnan(decode(t, encode(t, nan))));
   // bf16 past its largest finite value rounds to infinity, as float does; NaN stays NaN.

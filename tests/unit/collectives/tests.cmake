@@ -2,6 +2,7 @@ perfgate_unit_test(collectives_unit
   SOURCES
     unit/collectives/collective_test.cpp
     unit/collectives/datatype_test.cpp
+    unit/collectives/narrow_reduce_test.cpp
     unit/collectives/size_sweep_test.cpp
     unit/collectives/data_pattern_test.cpp
     unit/collectives/nccl_table_test.cpp
@@ -10,6 +11,9 @@ perfgate_unit_test(collectives_unit
     unit/collectives/result_document_test.cpp
     unit/collectives/page_aligned_test.cpp
   LIBS perfgate_mb_collectives)
+add_test(NAME collectives_narrow_reduce_bench_smoke
+  COMMAND perfgate_narrow_reduce_bench --benchmark_min_time=0.01 --benchmark_filter=/1/0$)
+set_tests_properties(collectives_narrow_reduce_bench_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
 # The nccl-tests ingester and perfgate-collectives name a case alike (docs/collectives.md).
 perfgate_unit_test(collectives_nccl_names
   SOURCES unit/collectives/nccl_names_test.cpp

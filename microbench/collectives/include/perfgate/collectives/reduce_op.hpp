@@ -1,5 +1,6 @@
 #pragma once
 // Reduction operators of the reducing collectives.
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -12,6 +13,20 @@ ReduceOp reduce_op_from_string(std::string_view s);  // throws InputError
 const std::vector<ReduceOp>& all_reduce_ops();
 
 // Combines two partial values (avg combines like sum; the division happens once at the end).
-double combine(ReduceOp op, double a, double b);
+// Inline: the MPI backend's narrow-type reductions call it per element with a constant op.
+constexpr double combine(ReduceOp op, double a, double b) {
+  switch (op) {
+    case ReduceOp::prod:
+      return a * b;
+    case ReduceOp::max:
+      return std::max(a, b);
+    case ReduceOp::min:
+      return std::min(a, b);
+    case ReduceOp::sum:
+    case ReduceOp::avg:
+      return a + b;
+  }
+  return a + b;
+}
 
 }  // namespace perfgate::collectives
