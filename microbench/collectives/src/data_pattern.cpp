@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <span>
 #include <vector>
 
 namespace perfgate::collectives {
@@ -42,6 +44,80 @@ double reduced(const CaseShape& s, std::size_t i) {
   return s.op == ReduceOp::avg ? acc / s.ranks : acc;
 }
 
+// A pattern value depends on its index only through the index mod n (the ranks contributing
+// to a sum or product), mod 3 and mod 2 (their contributions) and mod 8 (every other input), so
+// inputs and reductions repeat every lcm(n, 24) elements.
+std::size_t pattern_period(const CaseShape& s) {
+  return std::lcm(static_cast<std::size_t>(s.ranks), std::size_t{24});
+}
+
+// out[k] = value(first + k): one period computed, every later element copied from a period
+// back (a buffer of a few GiB is checked at copy speed, not at a few divisions an element).
+template <class Value>
+void fill_periodic(std::size_t period, std::size_t first, std::span<double> out, Value value) {
+  const std::size_t computed = std::min(period, out.size());
+  for (std::size_t k = 0; k < computed; ++k) out[k] = value(first + k);
+  for (std::size_t k = computed; k < out.size(); ++k) out[k] = out[k - period];
+}
+
+void input_values(const CaseShape& s, int rank, std::size_t first, std::span<double> out) {
+  fill_periodic(pattern_period(s), first, out,
+                [&](std::size_t i) { return input_value(s, rank, i); });
+}
+
+// Elements [first, first + out.size()) of the receive buffer of `rank`.
+void expected_values(const CaseShape& s, int rank, std::size_t first, std::span<double> out) {
+  const auto r = static_cast<std::size_t>(rank);
+  const auto reduced_from = [&](std::size_t index) {
+    fill_periodic(pattern_period(s), index, out, [&](std::size_t i) { return reduced(s, i); });
+  };
+  switch (s.collective) {
+    case Collective::all_reduce:
+    case Collective::reduce:
+      return reduced_from(first);
+    case Collective::reduce_scatter:
+      return reduced_from(r * block(s) + first);
+    case Collective::broadcast:
+      return input_values(s, s.root, first, out);
+    case Collective::sendrecv:
+      return input_values(s, (rank - 1 + s.ranks) % s.ranks, first, out);
+    case Collective::all_gather:
+    case Collective::alltoall: {
+      // Block q of the receive buffer comes from rank q: its element k is rank q's input k
+      // (all_gather) or rank·block + k (alltoall, the block rank q sends to this rank).
+      const std::size_t b = block(s);
+      if (b == 0) return;  // fewer elements than ranks: an empty receive buffer
+      for (std::size_t k = 0; k < out.size();) {
+        const std::size_t index = first + k, within = index % b;
+        const std::size_t n = std::min(out.size() - k, b - within);
+        const std::size_t source = (s.collective == Collective::alltoall ? r * b : 0) + within;
+        input_values(s, static_cast<int>(index / b), source, out.subspan(k, n));
+        k += n;
+      }
+      return;
+    }
+  }
+}
+
+// count_wrong with the expected values in `want`, a buffer the caller keeps across pieces.
+std::size_t count_wrong_against(const CaseShape& s, int rank, std::span<const double> output,
+                                std::size_t first, std::vector<double>& want) {
+  if (!has_output(s, rank)) return 0;
+  // Every expected value is exact in the datatype, and so is an average over a power-of-two
+  // number of ranks; over others, dividing by n rounds: 2 units in the last place (as
+  // nccl-tests allows its averages).
+  const bool power_of_two = (s.ranks & (s.ranks - 1)) == 0;
+  const bool rounded = info(s.collective).reduces && s.op == ReduceOp::avg && !power_of_two;
+  const double relative = rounded ? 2 * type_epsilon(s.dtype) : 0.0;
+  want.resize(output.size());
+  expected_values(s, rank, first, want);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < output.size(); ++i) {
+    if (!(std::fabs(output[i] - want[i]) <= relative * std::fabs(want[i]))) ++wrong;
+  }
+  return wrong;
+}
+
 }  // namespace
 
 double case_buffer_bytes(const CaseShape& s) {
@@ -61,23 +137,9 @@ double input_value(const CaseShape& s, int rank, std::size_t index) {
 }
 
 double expected_value(const CaseShape& s, int rank, std::size_t index) {
-  const auto r = static_cast<std::size_t>(rank);
-  switch (s.collective) {
-    case Collective::all_reduce:
-    case Collective::reduce:
-      return reduced(s, index);
-    case Collective::reduce_scatter:
-      return reduced(s, r * block(s) + index);
-    case Collective::all_gather:
-      return input_value(s, static_cast<int>(index / block(s)), index % block(s));
-    case Collective::broadcast:
-      return input_value(s, s.root, index);
-    case Collective::alltoall:
-      return input_value(s, static_cast<int>(index / block(s)), r * block(s) + index % block(s));
-    case Collective::sendrecv:
-      return input_value(s, (rank - 1 + s.ranks) % s.ranks, index);
-  }
-  return 0;
+  double value = 0;
+  expected_values(s, rank, index, std::span<double>(&value, 1));
+  return value;
 }
 
 bool has_output(const CaseShape& s, int rank) {
@@ -86,19 +148,8 @@ bool has_output(const CaseShape& s, int rank) {
 
 std::size_t count_wrong(const CaseShape& s, int rank, std::span<const double> output,
                         std::size_t first) {
-  if (!has_output(s, rank)) return 0;
-  // Every expected value is exact in the datatype, and so is an average over a power-of-two
-  // number of ranks; over others, dividing by n rounds: 2 units in the last place (as
-  // nccl-tests allows its averages).
-  const bool power_of_two = (s.ranks & (s.ranks - 1)) == 0;
-  const bool rounded = info(s.collective).reduces && s.op == ReduceOp::avg && !power_of_two;
-  const double relative = rounded ? 2 * type_epsilon(s.dtype) : 0.0;
-  std::size_t wrong = 0;
-  for (std::size_t i = 0; i < output.size(); ++i) {
-    const double want = expected_value(s, rank, first + i);
-    if (!(std::fabs(output[i] - want) <= relative * std::fabs(want))) ++wrong;
-  }
-  return wrong;
+  std::vector<double> want;
+  return count_wrong_against(s, rank, output, first, want);
 }
 
 void encode_input(const CaseShape& s, int rank, std::size_t first, std::span<std::byte> out) {
@@ -106,7 +157,7 @@ void encode_input(const CaseShape& s, int rank, std::size_t first, std::span<std
   std::vector<double> values;
   for_each_piece(out.size() / size, [&](std::size_t begin, std::size_t n) {
     values.resize(n);
-    for (std::size_t i = 0; i < n; ++i) values[i] = input_value(s, rank, first + begin + i);
+    input_values(s, rank, first + begin, values);
     encode_array(s.dtype, values, out.subspan(begin * size, n * size));
   });
 }
@@ -115,9 +166,11 @@ std::size_t count_wrong_encoded(const CaseShape& s, int rank, std::size_t first,
                                 std::span<const std::byte> out) {
   const std::size_t size = type_size(s.dtype);
   std::size_t wrong = 0;
+  std::vector<double> got, want;
   for_each_piece(out.size() / size, [&](std::size_t begin, std::size_t n) {
-    wrong += count_wrong(s, rank, decode_array(s.dtype, out.subspan(begin * size, n * size)),
-                         first + begin);
+    got.resize(n);
+    decode_array(s.dtype, out.subspan(begin * size, n * size), got);
+    wrong += count_wrong_against(s, rank, got, first + begin, want);
   });
   return wrong;
 }

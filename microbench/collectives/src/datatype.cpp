@@ -212,34 +212,29 @@ float decode(DataType t, std::uint32_t bits) {
 }
 
 void encode_array(DataType t, std::span<const double> values, std::span<std::byte> out) {
-  const std::size_t size = type_size(t);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const std::uint32_t bits = encode(t, static_cast<float>(values[i]));
-    const auto narrow16 = static_cast<std::uint16_t>(bits);
-    const auto narrow8 = static_cast<std::uint8_t>(bits);
-    const void* src = size == 4   ? static_cast<const void*>(&bits)
-                      : size == 2 ? static_cast<const void*>(&narrow16)
-                                  : &narrow8;
-    std::memcpy(out.data() + i * size, src, size);
-  }
+  codec::with_codec(t, [&](auto code, auto, auto encode) {
+    using Code = decltype(code);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const auto bits = static_cast<Code>(encode(static_cast<float>(values[i])));
+      std::memcpy(out.data() + i * sizeof(Code), &bits, sizeof(Code));
+    }
+  });
+}
+
+void decode_array(DataType t, std::span<const std::byte> in, std::span<double> out) {
+  codec::with_codec(t, [&](auto code, auto decode, auto) {
+    using Code = decltype(code);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      Code bits = 0;
+      std::memcpy(&bits, in.data() + i * sizeof(Code), sizeof(Code));
+      out[i] = decode(bits);
+    }
+  });
 }
 
 std::vector<double> decode_array(DataType t, std::span<const std::byte> in) {
-  const std::size_t size = type_size(t);
-  std::vector<double> values(in.size() / size);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    std::uint32_t bits = 0;
-    if (size == 4) {
-      std::memcpy(&bits, in.data() + i * 4, 4);
-    } else if (size == 2) {
-      std::uint16_t b16 = 0;
-      std::memcpy(&b16, in.data() + i * 2, 2);
-      bits = b16;
-    } else {
-      bits = static_cast<std::uint32_t>(in[i]);
-    }
-    values[i] = decode(t, bits);
-  }
+  std::vector<double> values(in.size() / type_size(t));
+  decode_array(t, in, values);
   return values;
 }
 

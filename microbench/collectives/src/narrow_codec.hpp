@@ -65,4 +65,35 @@ inline std::uint32_t fp8_table_index(float value) {
   return (bits >> 16) | ((bits & 0xFFFFu) != 0 ? 1u : 0u);
 }
 
+// Calls f(Code{}, decode, encode) with the unsigned integer type holding one code of t and
+// inline conversions between a code and float, so that a loop over many elements of one type
+// is compiled once per type with no per-element switch.
+template <class F>
+void with_codec(DataType t, F&& f) {
+  switch (t) {
+    case DataType::f32:
+      return f(
+          std::uint32_t{}, [](std::uint32_t c) { return std::bit_cast<float>(c); },
+          [](float v) { return std::bit_cast<std::uint32_t>(v); });
+    case DataType::bf16:
+      return f(
+          std::uint16_t{}, [](std::uint16_t c) { return decode_bf16(c); },
+          [](float v) { return encode_bf16(v); });
+    case DataType::f16: {
+      const float* table = decode_table(t).data();
+      return f(
+          std::uint16_t{}, [table](std::uint16_t c) { return table[c]; },
+          [](float v) { return encode_f16(v); });
+    }
+    case DataType::f8e4m3:
+    case DataType::f8e5m2: {
+      const float* table = decode_table(t).data();
+      const std::uint8_t* encoding = fp8_encode_table(t).data();
+      return f(
+          std::uint8_t{}, [table](std::uint8_t c) { return table[c]; },
+          [encoding](float v) { return encoding[fp8_table_index(v)]; });
+    }
+  }
+}
+
 }  // namespace perfgate::collectives::codec

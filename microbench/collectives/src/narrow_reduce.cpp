@@ -1,6 +1,5 @@
 #include "perfgate/collectives/narrow_reduce.hpp"
 
-#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -27,28 +26,9 @@ void reduce_loop(const std::byte* in, std::byte* inout, std::size_t count, Decod
 
 template <ReduceOp Op>
 void reduce_as(DataType t, const std::byte* in, std::byte* inout, std::size_t count) {
-  switch (t) {
-    case DataType::f32:
-      return reduce_loop<std::uint32_t, Op>(
-          in, inout, count, [](std::uint32_t c) { return std::bit_cast<float>(c); },
-          [](float v) { return std::bit_cast<std::uint32_t>(v); });
-    case DataType::bf16:
-      return reduce_loop<std::uint16_t, Op>(in, inout, count, codec::decode_bf16,
-                                            codec::encode_bf16);
-    case DataType::f16: {
-      const float* table = codec::decode_table(t).data();
-      return reduce_loop<std::uint16_t, Op>(
-          in, inout, count, [table](std::uint16_t c) { return table[c]; }, codec::encode_f16);
-    }
-    case DataType::f8e4m3:
-    case DataType::f8e5m2: {
-      const float* table = codec::decode_table(t).data();
-      const std::uint8_t* encoding = codec::fp8_encode_table(t).data();
-      return reduce_loop<std::uint8_t, Op>(
-          in, inout, count, [table](std::uint8_t c) { return table[c]; },
-          [encoding](float v) { return encoding[codec::fp8_table_index(v)]; });
-    }
-  }
+  codec::with_codec(t, [&](auto code, auto decode, auto encode) {
+    reduce_loop<decltype(code), Op>(in, inout, count, decode, encode);
+  });
 }
 
 }  // namespace

@@ -93,6 +93,39 @@ TEST_CASE("reductions are checked right at any rank count") {
   }
 }
 
+TEST_CASE("the pattern repeats every lcm(ranks, 24) elements, so a check copies periods") {
+  // Buffers many periods long, read from offsets inside a period and past it, at rank counts
+  // that divide 24, share a factor with it or none: every expected value and input agrees with
+  // the definition element by element, and one wrong element far past the first period counts.
+  for (const int ranks : {1, 2, 3, 5, 7, 16, 25}) {
+    for (const Collective c : all_collectives()) {
+      for (const ReduceOp op : all_reduce_ops()) {
+        const CaseShape s{c,         DataType::f32, op,
+                          ranks - 1, ranks,         static_cast<std::size_t>(ranks) * 1300};
+        INFO(info(c).name << " " << op_name(op) << " ranks " << ranks);
+        const int rank = ranks / 2;
+        std::vector<double> out = simulate(s, rank);
+        REQUIRE(!out.empty());
+        CHECK(count_wrong(s, rank, out) == 0);
+        for (const std::size_t from : {std::size_t{1}, std::size_t{599}, std::size_t{1301}}) {
+          if (from >= out.size()) continue;
+          CHECK(count_wrong(s, rank, std::span<const double>(out).subspan(from), from) == 0);
+        }
+        if (has_output(s, rank)) {
+          out[out.size() - 7] += 1;
+          CHECK(count_wrong(s, rank, out) == 1);
+        }
+        std::vector<double> inputs(s.count - 11);
+        for (std::size_t k = 0; k < inputs.size(); ++k) inputs[k] = input_value(s, rank, 11 + k);
+        std::vector<std::byte> direct(inputs.size() * 4), filled(inputs.size() * 4);
+        encode_array(DataType::f32, inputs, direct);
+        encode_input(s, rank, 11, filled);
+        CHECK(filled == direct);
+      }
+    }
+  }
+}
+
 TEST_CASE("inputs differ across ranks so that a wrong source is caught") {
   CaseShape s{Collective::sendrecv, DataType::f32, ReduceOp::sum, 0, 4, 16};
   std::vector<double> from_self = simulate(s, 2);

@@ -14,6 +14,9 @@ perfgate_unit_test(collectives_unit
 add_test(NAME collectives_narrow_reduce_bench_smoke
   COMMAND perfgate_narrow_reduce_bench --benchmark_min_time=0.01 --benchmark_filter=/1/0$)
 set_tests_properties(collectives_narrow_reduce_bench_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
+add_test(NAME collectives_data_check_bench_smoke
+  COMMAND perfgate_data_check_bench --benchmark_min_time=0.01 --benchmark_filter=/0/1$)
+set_tests_properties(collectives_data_check_bench_smoke PROPERTIES LABELS "bench" TIMEOUT 60)
 # The nccl-tests ingester and perfgate-collectives name a case alike (docs/collectives.md).
 perfgate_unit_test(collectives_nccl_names
   SOURCES unit/collectives/nccl_names_test.cpp

@@ -29,5 +29,7 @@ float decode(DataType t, std::uint32_t bits);
 // Whole buffers (raw bytes in host memory, native byte order).
 void encode_array(DataType t, std::span<const double> values, std::span<std::byte> out);
 std::vector<double> decode_array(DataType t, std::span<const std::byte> in);
+// The first out.size() elements of `in`, into a buffer the caller keeps across pieces.
+void decode_array(DataType t, std::span<const std::byte> in, std::span<double> out);
 
 }  // namespace perfgate::collectives
