@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "option_checks.hpp"
 #include "perfgate/baselines/store.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
@@ -97,16 +98,16 @@ void add_detect_command(CLI::App& app, Action& action) {
   cmd->add_option("--format", opts->format, "text or json (default text)");
   cmd->add_option("--confirm", opts->config.confirm,
                   "Later runs that confirm a newest change (default 3)")
-      ->check(CLI::Range(1, 1000));
+      ->check(number_in(1, 1000));
   cmd->add_option("--min-segment", opts->config.min_segment,
                   "Fewest runs on each side of a change (default 5)")
-      ->check(CLI::Range(2, 1000));
+      ->check(number_in(2, 1000));
   cmd->add_option("--min-change", opts->config.min_change,
                   "Smallest relative level change (default 0.03)")
-      ->check(CLI::Range(0.0, 10.0));
+      ->check(number_in(0.0, 10.0));
   cmd->add_option("--alpha", opts->config.alpha,
                   "Permutation-test level per change point (default 0.01)")
-      ->check(CLI::Range(0.001, 0.5));
+      ->check(number_in(0.001, 0.5));
   cmd->add_option("--branch", opts->branch, "Only runs of this branch");
   cmd->add_option("--last", opts->last, "Only the newest N runs (default all)");
   cmd->add_option(

@@ -14,6 +14,7 @@
 #include "compare_baseline.hpp"
 #include "gate_blocks.hpp"
 #include "gate_pool.hpp"
+#include "option_checks.hpp"
 #include "perfgate/baselines/store.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
@@ -121,10 +122,13 @@ int run_gate(const GateOptions& o) {
     again.filter = microbench::exact_cases_filter({cases.begin(), cases.end()});
     BlockRuns more = run_interleaved(baseline_bin, candidate_bin, again, o.confirm_blocks,
                                      out_dir / "runs", o.blocks + 1);
+    const regress::ConfirmingBlocks measured{o.confirm_blocks, baseline_bin.has_value(),
+                                             regress::measured_blocks(more.baseline),
+                                             regress::measured_blocks(more.candidate)};
     for (auto side : {&BlockRuns::baseline, &BlockRuns::candidate})
       std::move((more.*side).begin(), (more.*side).end(), std::back_inserter(runs.*side));
-    comparison = regress::confirm_alarms(std::move(comparison), judge(runs), o.confirm_blocks,
-                                         o.compare.alpha);
+    comparison =
+        regress::confirm_alarms(std::move(comparison), judge(runs), measured, o.compare.alpha);
   }
 
   report::ReportInput input;
@@ -163,16 +167,16 @@ void add_gate_command(CLI::App& app, Action& action) {
                   "Store baseline when no --baseline-bin is given (default baseline:premerge)");
   cmd->add_option("--blocks", opts->blocks,
                   "Repetition blocks per side, one process each (default 5)")
-      ->check(CLI::Range(1, 100));
+      ->check(number_in(1, 100));
   cmd->add_option("--confirm-blocks", opts->confirm_blocks,
                   "More blocks per side, of the alarmed cases only, before an alarm stands "
                   "(default 5; 0: none)")
-      ->check(CLI::Range(0, 100));
+      ->check(number_in(0, 100));
   cmd->add_option("--run-arg", opts->suite.extra_args,
                   "Extra argument for each `run` process (repeatable)")
       ->allow_extra_args(false);
   cmd->add_option("--timeout", opts->timeout_s, "Seconds allowed per process (default 1800)")
-      ->check(CLI::Range(1, 86400));
+      ->check(number_in(1, 86400));
   cmd->add_option("--output-dir", opts->output_dir,
                   "Where reports and block documents go (default perfgate-gate)");
   cmd->add_option("--format", opts->formats, "Report files to write (default markdown,junit,json)");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "option_checks.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/core/identity.hpp"
 
@@ -11,12 +12,12 @@ namespace perfgate::cli {
 void add_comparison_options(CLI::App& cmd, ComparisonOptions& opts) {
   cmd.add_option("--floor", opts.floor,
                  "Relative tolerance floor (default: the suite's, else 0.02)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(number_in(0.0, 1.0));
   cmd.add_option("--alpha", opts.alpha, "False discovery rate across series (default 0.05)")
-      ->check(CLI::Range(1e-6, 0.5));
+      ->check(number_in(1e-6, 0.5));
   cmd.add_option("--noise-k", opts.noise_k,
                  "Tolerance = max(floor, k x run-to-run noise) (default: the suite's, else 3)")
-      ->check(CLI::Range(0.0, 100.0));
+      ->check(number_in(0.0, 100.0));
   cmd.add_option("--ignore-key", opts.ignore_keys, "Fingerprint key that may differ (repeatable)");
 }
 

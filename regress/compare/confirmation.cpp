@@ -8,10 +8,6 @@ namespace perfgate::regress {
 
 namespace {
 
-bool is_alarm(VerdictKind k) {
-  return k == VerdictKind::regression || k == VerdictKind::improvement;
-}
-
 // Verdicts that say something other than "faster or slower": a candidate that failed in a
 // confirming block, fingerprints that differ, a series gone, an ack that now covers it. They
 // stand as the second look gives them (a failure must not pass as a withdrawn alarm).
@@ -32,6 +28,11 @@ bool same_series(const VerdictRecord& a, const VerdictRecord& b) {
          a.details.value("scale", nlohmann::json()) == b.details.value("scale", nlohmann::json());
 }
 
+std::size_t count_of(const std::map<std::string, std::size_t>& counts, const std::string& id) {
+  const auto it = counts.find(id);
+  return it == counts.end() ? 0 : it->second;
+}
+
 }  // namespace
 
 std::set<std::string> alarmed_series(const Comparison& c) {
@@ -41,31 +42,48 @@ std::set<std::string> alarmed_series(const Comparison& c) {
   return ids;
 }
 
-Comparison confirm_alarms(Comparison first, const Comparison& second, int added_blocks,
-                          double alpha) {
+Comparison confirm_alarms(Comparison first, const Comparison& second,
+                          const ConfirmingBlocks& blocks, double alpha) {
+  const auto requested = static_cast<std::size_t>(std::max(blocks.requested, 0));
   for (VerdictRecord& v : first.verdicts) {
     if (!is_alarm(v.kind)) continue;
+    const std::size_t baseline_blocks = count_of(blocks.baseline, v.series_id);
+    const std::size_t candidate_blocks = count_of(blocks.candidate, v.series_id);
+    nlohmann::json measured = {{"candidate", candidate_blocks}};
+    if (blocks.has_baseline_blocks) measured["baseline"] = baseline_blocks;
+    nlohmann::json record = {
+        {"added_blocks", blocks.requested}, {"measured_blocks", measured}, {"first", look(v)}};
+    const bool fully_measured = candidate_blocks >= requested &&
+                                (!blocks.has_baseline_blocks || baseline_blocks >= requested);
     const auto again = std::find_if(second.verdicts.begin(), second.verdicts.end(),
                                     [&](const VerdictRecord& s) { return same_series(s, v); });
-    nlohmann::json record = {{"added_blocks", added_blocks}, {"first", look(v)}};
+    const VerdictKind first_kind = v.kind;
     if (again == second.verdicts.end()) {
       record["second"] = {{"verdict", "absent"}};
       v.kind = VerdictKind::inconclusive;
       v.reason = "alarm_not_confirmed";
-      v.details["confirmation"] = record;
-      continue;
+    } else {
+      record["second"] = look(*again);
+      v = *again;
     }
-    record["second"] = look(*again);
-    const VerdictKind first_kind = v.kind;
-    v = *again;
-    if (v.kind != first_kind && !stands_as_is(v.kind)) {
+    std::string outcome = "confirmed";
+    if (stands_as_is(v.kind)) {
+      outcome = "second_look_stands";
+    } else if (!fully_measured) {
+      v.kind = VerdictKind::not_comparable;
+      v.reason = "confirmation_not_measured";
+      outcome = "not_measured";
+    } else if (v.kind != first_kind) {
       v.kind = VerdictKind::inconclusive;
       v.reason = "alarm_not_confirmed";
+      outcome = "not_confirmed";
     }
+    record["outcome"] = outcome;
     v.details["confirmation"] = record;
   }
-  // The second look covers every block: its runs, and any fingerprint key a confirming
-  // process differs in, describe the whole gate.
+  // The second look covers every block: its runs and differing fingerprint keys describe the
+  // whole gate (a pooled candidate carries its first block's fingerprint, so the keys are
+  // those any baseline process differs in from it).
   first.baseline_runs = second.baseline_runs;
   first.candidate_run = second.candidate_run;
   for (const std::string& key : second.differing_keys)

@@ -78,7 +78,7 @@ void apply_block_test(VerdictRecord& v, const BlockMedians& blocks, Direction di
   // blocks are the higher ones.
   const bool candidate_higher = test.u < static_cast<double>(nb * nc) / 2;
   const bool blocks_worse = candidate_higher == (direction == Direction::lower_is_better);
-  const bool alarm = v.kind == VerdictKind::regression || v.kind == VerdictKind::improvement;
+  const bool alarm = is_alarm(v.kind);
   const bool same_way = blocks_worse == (v.kind == VerdictKind::regression);
   if (alarm && !(test.p_value < alpha && same_way)) {
     v.kind = VerdictKind::inconclusive;

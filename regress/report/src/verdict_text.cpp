@@ -80,22 +80,40 @@ std::string gate_evidence(const nlohmann::json& details) {
     if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return std::nullopt;
     return j[key].get<double>();
   };
-  if (const auto it = details.find("block_test"); it != details.end())
+  const auto text = [](const nlohmann::json& j, const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>()
+                                                                  : std::string("?");
+  };
+  if (const auto it = details.find("block_test"); it != details.end() && it->is_object()) {
+    const auto blocks = fmt::format("{} vs {}", number(*it, "baseline_blocks").value_or(0),
+                                    number(*it, "candidate_blocks").value_or(0));
     if (const auto p = number(*it, "p_value"))
-      s += fmt::format(", blocks p {} ({} vs {})", format_p(p),
-                       number(*it, "baseline_blocks").value_or(0),
-                       number(*it, "candidate_blocks").value_or(0));
+      s += fmt::format(", blocks p {} ({})", format_p(p), blocks);
+    else if (it->contains("skipped"))
+      s += fmt::format(", block test skipped ({} blocks)", blocks);
+  }
   const auto it = details.find("confirmation");
   if (it == details.end() || !it->is_object() || !it->contains("first")) return s;
   const nlohmann::json& first = (*it)["first"];
-  const nlohmann::json& second = it->value("second", nlohmann::json::object());
-  const std::string first_verdict = first.value("verdict", "?");
+  const nlohmann::json second = it->value("second", nlohmann::json::object());
+  const std::string first_look = fmt::format("first look {} {}", text(first, "verdict"),
+                                             format_change(number(first, "ratio")));
   const int added = static_cast<int>(number(*it, "added_blocks").value_or(0));
-  if (second.value("verdict", "") == first_verdict)
-    return s + fmt::format(", confirmed with {} more blocks (first look {})", added,
-                           format_change(number(first, "ratio")));
-  return s + fmt::format(", first look {} {}, not raised again with {} more blocks", first_verdict,
-                         format_change(number(first, "ratio")), added);
+  const std::string outcome = text(*it, "outcome");
+  if (outcome == "confirmed")
+    return s + fmt::format(", confirmed with {} more blocks ({})", added, first_look);
+  if (outcome == "not_measured") {
+    const nlohmann::json measured = it->value("measured_blocks", nlohmann::json::object());
+    std::string counts = fmt::format("candidate {}", number(measured, "candidate").value_or(0));
+    if (const auto baseline = number(measured, "baseline"))
+      counts = fmt::format("baseline {}, ", *baseline) + counts;
+    return s + fmt::format(", {}, not measured again: {} of {} confirming blocks", first_look,
+                           counts, added);
+  }
+  if (outcome == "second_look_stands")
+    return s + fmt::format(", {}, second look {} with {} more blocks", first_look,
+                           text(second, "verdict"), added);
+  return s + fmt::format(", {}, not raised again with {} more blocks", first_look, added);
 }
 
 std::string html_escape(const std::string& text) {

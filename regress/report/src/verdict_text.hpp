@@ -26,7 +26,8 @@ std::string format_counts(const VerdictRecord& v);
 // (reason)", with a gate's block test and confirmation (gate_evidence) before the reason.
 std::string evidence_sentence(const VerdictRecord& v);
 // What a gate adds to a verdict's evidence, from its details: the block test's p and block
-// counts, and whether a confirming look raised the alarm again. Empty for other verdicts.
+// counts (or that it was skipped), and what a confirming look said: confirmed, not raised
+// again, not measured again, or its own verdict standing. Empty for other verdicts.
 std::string gate_evidence(const nlohmann::json& details);
 
 // Escapes & < > " ' for HTML text and attribute values.

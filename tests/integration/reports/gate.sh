@@ -28,7 +28,10 @@ for v in regressions:
     assert abs(t["p_value"] - 2 / 924) < 1e-12, t  # the smallest p of 6 against 6
     c = v["details"]["confirmation"]
     assert c["added_blocks"] == 2 and c["first"]["verdict"] == "REGRESSION", c
+    assert c["outcome"] == "confirmed", c
+    assert c["measured_blocks"] == {"baseline": 2, "candidate": 2}, c
 PY
+grep -q 'confirmed with 2 more blocks (first look REGRESSION +' "$WORK/slow/junit.xml" || fail "no confirmation in the JUnit evidence"
 [ "$(ls "$WORK/slow/runs" | wc -l)" -eq 12 ] || fail "expected 4 + 2 baseline and candidate block documents"
 expect_in err 'confirming with 2 more block\(s\)'
 # The confirming processes measured the alarmed cases and nothing else.
@@ -42,6 +45,14 @@ for name in ("baseline-5.json", "candidate-5.json", "baseline-6.json", "candidat
     measured = {b["name"] for b in doc["benchmarks"]}
     assert measured == alarmed, (name, sorted(measured ^ alarmed))
 PY
+
+# --confirm-blocks 0: the first look's alarm stands, and no process runs after the first blocks.
+expect_exit 1 "$PERFGATE" gate --suite smoke --blocks 5 --confirm-blocks 0 --filter softmax \
+  --baseline-bin "$PERFGATE" --candidate-bin "$WORK/slow-perfgate" --output-dir "$WORK/no-confirm" \
+  --db "$WORK/absent.db"
+[ "$(ls "$WORK/no-confirm/runs" | wc -l)" -eq 10 ] || fail "--confirm-blocks 0 ran more than 5 + 5 blocks"
+! grep -q '"confirmation"' "$WORK/no-confirm/report.json" || fail "--confirm-blocks 0 recorded a confirmation"
+grep -q 'REGRESSION' "$WORK/no-confirm/report.md" || fail "--confirm-blocks 0 lost the regression"
 
 # Advisory, through scripts/premerge as CI calls it: the same verdicts, exit 0, and the
 # Markdown appended to the job summary.
@@ -92,6 +103,11 @@ expect_in err "--baseline-bin: '$WORK/nope' is not an executable file"
 [ ! -e "$WORK/bad" ] || fail "a failed gate left $WORK/bad behind"
 expect_exit 2 "$PERFGATE" gate --format markdown,pdf --baseline-bin "$PERFGATE" --output-dir "$WORK/bad"
 expect_in err "unknown format 'pdf'"
+expect_exit 2 "$PERFGATE" gate --confirm-blocks 2.5 --baseline-bin "$PERFGATE" --output-dir "$WORK/bad"
+expect_in err "--confirm-blocks: '2.5' is not an integer"
+expect_exit 2 "$PERFGATE" gate --confirm-blocks -1 --baseline-bin "$PERFGATE" --output-dir "$WORK/bad"
+expect_in err "--confirm-blocks: -1 is outside 0 to 100"
+[ ! -e "$WORK/bad" ] || fail "a gate with a bad option left $WORK/bad behind"
 # No baseline build and no store: the store cannot be opened read-only.
 expect_exit 2 "$PERFGATE" gate --filter softmax --suite smoke --output-dir "$WORK/bad" --db "$WORK/absent.db"
 [ ! -e "$WORK/absent.db" ] || fail "a read-only gate created the store"
@@ -103,4 +119,15 @@ before=$(sha256sum "$WORK/store.db")
 expect_exit 1 "$PERFGATE" gate --suite smoke --filter softmax --blocks 2 --candidate-bin "$WORK/slow-perfgate" \
   --db "$WORK/store.db" --output-dir "$WORK/store-gate"
 grep -qE '^\| \*\*REGRESSION\*\* \| softmax/' "$WORK/store-gate/report.md" || fail "no regression against the store"
+# Confirmed with the default 5 more candidate processes (there are no baseline processes).
+for i in 3 4 5 6 7; do [ -e "$WORK/store-gate/runs/candidate-$i.json" ] || fail "no confirming candidate block $i"; done
+python3 - "$WORK/store-gate/report.json" <<'PY' || fail "report.json of the store gate"
+import json, sys
+d = json.load(open(sys.argv[1]))
+regressions = [v for v in d["verdicts"] if v["verdict"] == "REGRESSION"]
+assert regressions
+for v in regressions:
+    c = v["details"]["confirmation"]
+    assert c["outcome"] == "confirmed" and c["measured_blocks"] == {"candidate": 5}, c
+PY
 [ "$before" = "$(sha256sum "$WORK/store.db")" ] || fail "the gate changed the store"

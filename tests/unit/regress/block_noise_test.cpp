@@ -95,8 +95,12 @@ double regression_rate(const GateSimulation& sim) {
         sim.confirm_blocks > 0 && !alarmed.empty()) {
       add_blocks(sides, sim.confirm_blocks,
                  [&](const std::string& id) { return alarmed.contains(id); });
-      comparison = regress::confirm_alarms(std::move(comparison), judge(sides), sim.confirm_blocks,
-                                           base_config.alpha);
+      regress::ConfirmingBlocks measured{sim.confirm_blocks, true, {}, {}};
+      for (const std::string& id : alarmed)
+        measured.baseline[id] = measured.candidate[id] =
+            static_cast<std::size_t>(sim.confirm_blocks);
+      comparison =
+          regress::confirm_alarms(std::move(comparison), judge(sides), measured, base_config.alpha);
     }
     bool alarm = comparison.has_regression();
     if (sim.count_improvements)
@@ -294,18 +298,22 @@ TEST_CASE("confirmation blocks withdraw a slowdown that does not come back") {
   REQUIRE(first.verdicts.at(0).kind == VerdictKind::regression);
 
   const auto more_base = blocks("c", {100, 99, 101, 100, 101});
+  const auto measured = [&](const std::vector<Run>& more_slow) {
+    return regress::ConfirmingBlocks{5, true, regress::measured_blocks(more_base),
+                                     regress::measured_blocks(more_slow)};
+  };
+  const auto recovered = blocks("d", {100, 101, 100, 99, 100});
   const auto transient = regress::confirm_alarms(
-      first, judge(joined(base, more_base), joined(slow, blocks("d", {100, 101, 100, 99, 100}))), 5,
-      0.05);
+      first, judge(joined(base, more_base), joined(slow, recovered)), measured(recovered), 0.05);
   const auto& withdrawn = transient.verdicts.at(0);
   CHECK(withdrawn.kind == VerdictKind::inconclusive);
   CHECK(withdrawn.reason == "alarm_not_confirmed");
   CHECK(withdrawn.details["block_test"]["candidate_blocks"] == 10);
   CHECK(transient.exit_code() == 0);
 
+  const auto still_slow = blocks("d", {141, 139, 140, 142, 141});
   const auto lasting = regress::confirm_alarms(
-      first, judge(joined(base, more_base), joined(slow, blocks("d", {141, 139, 140, 142, 141}))),
-      5, 0.05);
+      first, judge(joined(base, more_base), joined(slow, still_slow)), measured(still_slow), 0.05);
   const auto& confirmed = lasting.verdicts.at(0);
   CHECK(confirmed.kind == VerdictKind::regression);
   CHECK(confirmed.details["block_test"]["p_value"].get<double>() == Approx(2.0 / 184756));

@@ -30,6 +30,14 @@ regress::Comparison comparison(std::vector<VerdictRecord> verdicts) {
   return c;
 }
 
+// Confirming blocks that measured each of `ids` `count` times on both sides.
+regress::ConfirmingBlocks measured(int count, const std::vector<std::string>& ids) {
+  regress::ConfirmingBlocks blocks{count, true, {}, {}};
+  for (const auto& id : ids)
+    blocks.baseline[id] = blocks.candidate[id] = static_cast<std::size_t>(count);
+  return blocks;
+}
+
 const VerdictRecord& find(const regress::Comparison& c, const std::string& id) {
   for (const auto& v : c.verdicts)
     if (v.series_id == id) return v;
@@ -59,10 +67,11 @@ TEST_CASE("a second look keeps only the alarms it raises again") {
       // b was no alarm: whatever the second look says of it is not used.
       verdict("b@time", VerdictKind::regression, "interval_beyond_tolerance", 1.30),
       verdict("c@time", VerdictKind::same, "interval_within_tolerance", 0.99),
-      // d is absent from the second look (its confirming processes measured nothing).
+      // d is absent from the second look, as if the comparison had dropped it.
   });
   second.baseline_runs = {"b1", "b2"};
-  const auto merged = regress::confirm_alarms(first, second, 5, 0.05);
+  const auto merged =
+      regress::confirm_alarms(first, second, measured(5, {"a@time", "c@time", "d@time"}), 0.05);
 
   const auto& a = find(merged, "a@time");
   CHECK(a.kind == VerdictKind::regression);
@@ -71,6 +80,9 @@ TEST_CASE("a second look keeps only the alarms it raises again") {
   CHECK(a.details["confirmation"]["first"]["verdict"] == "REGRESSION");
   CHECK(a.details["confirmation"]["first"]["ratio"].get<double>() == Approx(1.40));
   CHECK(a.details["confirmation"]["second"]["verdict"] == "REGRESSION");
+  CHECK(a.details["confirmation"]["outcome"] == "confirmed");
+  CHECK(a.details["confirmation"]["measured_blocks"]["baseline"] == 5);
+  CHECK(a.details["confirmation"]["measured_blocks"]["candidate"] == 5);
 
   const auto& b = find(merged, "b@time");
   CHECK(b.kind == VerdictKind::same);
@@ -84,11 +96,13 @@ TEST_CASE("a second look keeps only the alarms it raises again") {
   CHECK(c.details["confirmation"]["first"]["verdict"] == "IMPROVEMENT");
   CHECK(c.details["confirmation"]["second"]["verdict"] == "SAME");
   CHECK(c.details["confirmation"]["second"]["reason"] == "interval_within_tolerance");
+  CHECK(c.details["confirmation"]["outcome"] == "not_confirmed");
 
   const auto& d = find(merged, "d@time");
   CHECK(d.kind == VerdictKind::inconclusive);
   CHECK(d.reason == "alarm_not_confirmed");
   CHECK(d.details["confirmation"]["second"]["verdict"] == "absent");
+  CHECK(d.details["confirmation"]["outcome"] == "not_confirmed");
 
   // Recounted, worst first, and the geometric mean over the merged estimates.
   CHECK(merged.counts.at(VerdictKind::regression) == 1);
@@ -107,7 +121,7 @@ TEST_CASE("an alarm the second look turns around is withdrawn, not reversed") {
       comparison({verdict("a@time", VerdictKind::regression, "interval_beyond_tolerance", 1.4)});
   const auto second =
       comparison({verdict("a@time", VerdictKind::improvement, "interval_beyond_tolerance", 0.8)});
-  const auto merged = regress::confirm_alarms(first, second, 3, 0.05);
+  const auto merged = regress::confirm_alarms(first, second, measured(3, {"a@time"}), 0.05);
   CHECK(merged.verdicts.at(0).kind == VerdictKind::inconclusive);
   CHECK(merged.verdicts.at(0).reason == "alarm_not_confirmed");
   CHECK(merged.exit_code() == exit_code::pass);
@@ -123,11 +137,15 @@ TEST_CASE("a confirming block that fails, or differs, is reported, not withdrawn
   auto second =
       comparison({failed, verdict("b@time", VerdictKind::acknowledged, "acknowledged", 1.5)});
   second.differing_keys = {"gpu.driver"};
-  const auto merged = regress::confirm_alarms(first, second, 2, 0.05);
+  // a's candidate failed in the confirming blocks, so none of them has an ok result of it.
+  auto blocks = measured(2, {"b@time"});
+  blocks.baseline["a@time"] = 2;
+  const auto merged = regress::confirm_alarms(first, second, blocks, 0.05);
   const auto& a = find(merged, "a@time");
   CHECK(a.kind == VerdictKind::failed);  // a slower build that also fails must not pass
   CHECK(a.reason == "candidate_error");
   CHECK(a.details["confirmation"]["first"]["verdict"] == "REGRESSION");
+  CHECK(a.details["confirmation"]["outcome"] == "second_look_stands");
   CHECK(find(merged, "b@time").kind == VerdictKind::acknowledged);
   CHECK(merged.differing_keys == std::vector<std::string>{"gpu.driver"});
   CHECK(merged.exit_code() == exit_code::not_comparable);
@@ -143,11 +161,47 @@ TEST_CASE("a second look is matched by series and scale") {
       comparison({at(2, VerdictKind::same, 1.0), at(4, VerdictKind::regression, 1.5)});
   const auto second =
       comparison({at(2, VerdictKind::regression, 1.3), at(4, VerdictKind::same, 1.01)});
-  const auto merged = regress::confirm_alarms(first, second, 2, 0.05);
+  const auto merged = regress::confirm_alarms(first, second, measured(2, {"sweep@time"}), 0.05);
   CHECK(merged.counts.count(VerdictKind::regression) == 0);
   for (const auto& v : merged.verdicts) {
     const int ranks = v.details["scale"]["ranks"];
     CHECK(v.kind == (ranks == 2 ? VerdictKind::same : VerdictKind::inconclusive));
     if (ranks == 4) CHECK(v.ratio.value() == Approx(1.01));
   }
+}
+
+TEST_CASE("an alarm the confirming blocks did not measure is not judged on the first blocks") {
+  // The second look pools every block, so a series the confirming processes never measured
+  // (a backend gone, a case skipped) would raise its alarm again from the first blocks alone.
+  const auto first = comparison({
+      verdict("a@time", VerdictKind::regression, "interval_beyond_tolerance", 1.4),
+      verdict("b@time", VerdictKind::regression, "interval_beyond_tolerance", 1.4),
+      verdict("c@time", VerdictKind::regression, "interval_beyond_tolerance", 1.4),
+  });
+  const auto second = comparison({
+      verdict("a@time", VerdictKind::regression, "interval_beyond_tolerance", 1.4),
+      verdict("b@time", VerdictKind::regression, "interval_beyond_tolerance", 1.4),
+      verdict("c@time", VerdictKind::regression, "interval_beyond_tolerance", 1.4),
+  });
+  regress::ConfirmingBlocks blocks{
+      5, true, {{"a@time", 5}, {"b@time", 5}, {"c@time", 4}}, {{"a@time", 5}, {"c@time", 5}}};
+  const auto merged = regress::confirm_alarms(first, second, blocks, 0.05);
+  CHECK(find(merged, "a@time").kind == VerdictKind::regression);
+  for (const char* id : {"b@time", "c@time"}) {
+    const auto& v = find(merged, id);
+    INFO(id);
+    CHECK(v.kind == VerdictKind::not_comparable);
+    CHECK(v.reason == "confirmation_not_measured");
+    CHECK(v.details["confirmation"]["outcome"] == "not_measured");
+  }
+  CHECK(find(merged, "b@time").details["confirmation"]["measured_blocks"]["candidate"] == 0);
+  CHECK(find(merged, "c@time").details["confirmation"]["measured_blocks"]["baseline"] == 4);
+
+  // Against the store there are no baseline processes: only the candidate's blocks count.
+  regress::ConfirmingBlocks store{5, false, {}, {{"a@time", 5}, {"b@time", 5}, {"c@time", 5}}};
+  const auto against_store = regress::confirm_alarms(first, second, store, 0.05);
+  CHECK(against_store.counts.at(VerdictKind::regression) == 3);
+  CHECK_FALSE(find(against_store, "a@time")
+                  .details["confirmation"]["measured_blocks"]
+                  .contains("baseline"));
 }

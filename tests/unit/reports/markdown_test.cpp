@@ -59,28 +59,67 @@ TEST_CASE("markdown says so when every series is the same") {
   CHECK(md.find("Every series is within its tolerance.") != std::string::npos);
 }
 
-TEST_CASE("markdown shows what a gate's blocks and confirming look said") {
+TEST_CASE("markdown and JUnit show what a gate's blocks and confirming look said") {
+  const auto first = [](double ratio) {
+    return nlohmann::json{
+        {"verdict", "REGRESSION"}, {"reason", "interval_beyond_tolerance"}, {"ratio", ratio}};
+  };
+  const auto confirmation = [&](const char* outcome, double ratio, const nlohmann::json& second,
+                                const nlohmann::json& measured) {
+    return nlohmann::json{{"added_blocks", 5},
+                          {"measured_blocks", measured},
+                          {"first", first(ratio)},
+                          {"second", second},
+                          {"outcome", outcome}};
+  };
+  const nlohmann::json all_measured = {{"baseline", 5}, {"candidate", 5}};
   ReportInput in;
   VerdictRecord confirmed = make_verdict("a/x:1@time", VerdictKind::regression, 1.4);
   confirmed.details["block_test"] = {
       {"baseline_blocks", 10}, {"candidate_blocks", 10}, {"p_value", 2.0 / 184756}};
-  confirmed.details["confirmation"] = {
-      {"added_blocks", 5},
-      {"first",
-       {{"verdict", "REGRESSION"}, {"reason", "interval_beyond_tolerance"}, {"ratio", 1.45}}},
-      {"second",
-       {{"verdict", "REGRESSION"}, {"reason", "interval_beyond_tolerance"}, {"ratio", 1.4}}}};
+  confirmed.details["confirmation"] = confirmation("confirmed", 1.45, first(1.4), all_measured);
   VerdictRecord withdrawn = make_verdict("a/x:2@time", VerdictKind::inconclusive, 1.02);
   withdrawn.reason = "alarm_not_confirmed";
-  withdrawn.details["confirmation"] = {
-      {"added_blocks", 5},
-      {"first",
-       {{"verdict", "REGRESSION"}, {"reason", "interval_beyond_tolerance"}, {"ratio", 1.3}}},
-      {"second", {{"verdict", "SAME"}, {"reason", "interval_within_tolerance"}, {"ratio", 1.02}}}};
-  in.comparison.verdicts = {confirmed, withdrawn};
-  const std::string md = render_markdown(in, {});
-  CHECK(md.find("blocks p 1.1e-05 (10 vs 10), confirmed with 5 more blocks (first look +45.0%)") !=
-        std::string::npos);
-  CHECK(md.find("first look REGRESSION +30.0%, not raised again with 5 more blocks") !=
-        std::string::npos);
+  withdrawn.details["confirmation"] =
+      confirmation("not_confirmed", 1.3, {{"verdict", "SAME"}, {"ratio", 1.02}}, all_measured);
+  VerdictRecord failed = make_verdict("a/x:3@time", VerdictKind::failed, 1.0);
+  failed.reason = "candidate_error";
+  failed.details["confirmation"] = confirmation("second_look_stands", 1.2, {{"verdict", "FAILED"}},
+                                                {{"baseline", 5}, {"candidate", 0}});
+  VerdictRecord unmeasured = make_verdict("a/x:4@time", VerdictKind::not_comparable, 1.25);
+  unmeasured.reason = "confirmation_not_measured";
+  unmeasured.details["confirmation"] =
+      confirmation("not_measured", 1.25, first(1.25), {{"baseline", 5}, {"candidate", 3}});
+  VerdictRecord skipped = make_verdict("a/x:5@time", VerdictKind::inconclusive, 1.0);
+  skipped.details["block_test"] = {{"baseline_blocks", 3},
+                                   {"candidate_blocks", 3},
+                                   {"skipped", "too few blocks for the test to reach alpha"}};
+  VerdictRecord plain = make_verdict("a/x:6@time", VerdictKind::regression, 1.3);
+  in.comparison.verdicts = {confirmed, withdrawn, failed, unmeasured, skipped, plain};
+  const std::string junit = render(Format::junit, in);
+  for (const std::string& text : {render_markdown(in, {}), junit}) {
+    CHECK(text.find("blocks p 1.1e-05 (10 vs 10), confirmed with 5 more blocks (first look "
+                    "REGRESSION +45.0%)") != std::string::npos);
+    CHECK(text.find("first look REGRESSION +30.0%, not raised again with 5 more blocks") !=
+          std::string::npos);
+    // A failure in the confirming blocks is not told as a withdrawn alarm.
+    CHECK(text.find("first look REGRESSION +20.0%, second look FAILED with 5 more blocks") !=
+          std::string::npos);
+    CHECK(text.find("first look REGRESSION +25.0%, not measured again: baseline 5, candidate 3 "
+                    "of 5 confirming blocks") != std::string::npos);
+    CHECK(text.find("block test skipped (3 vs 3 blocks)") != std::string::npos);
+    CHECK(text.find("not raised again") == text.rfind("not raised again"));  // once only
+  }
+  // A verdict outside a gate gets no block or confirmation text.
+  auto lone = in;
+  lone.comparison.verdicts = {plain};
+  const std::string lone_md = render_markdown(lone, {});
+  CHECK(lone_md.find("blocks") == std::string::npos);
+  CHECK(lone_md.find("look") == std::string::npos);
+  // Malformed details (a hand-edited document) are read as far as they go, never thrown on.
+  VerdictRecord odd = make_verdict("a/x:7@time", VerdictKind::regression, 1.3);
+  odd.details["confirmation"] = {{"first", 3}, {"second", "x"}, {"added_blocks", "five"}};
+  odd.details["block_test"] = 7;
+  lone.comparison.verdicts = {odd};
+  CHECK_NOTHROW(render_markdown(lone, {}));
 }

@@ -24,6 +24,10 @@ std::string_view to_string(VerdictKind k);                 // "REGRESSION", "IMP
 VerdictKind verdict_kind_from_string(std::string_view s);  // throws InputError
 // Worst first (0 = REGRESSION ... SAME): the one order of every verdict list and report.
 int severity_rank(VerdictKind k);
+// REGRESSION or IMPROVEMENT: a verdict that says the candidate is slower or faster.
+constexpr bool is_alarm(VerdictKind k) {
+  return k == VerdictKind::regression || k == VerdictKind::improvement;
+}
 
 struct VerdictRecord {
   std::string series_id;
