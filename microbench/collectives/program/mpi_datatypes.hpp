@@ -1,7 +1,7 @@
 #pragma once
 // MPI handles for perfgate's datatypes and reduction ops. MPI has no bf16/fp16/fp8: those are
-// opaque contiguous bytes with user-defined reductions that decode, combine in float and
-// re-encode (an emulation: correct numbers at host speed, narrow_reduce.hpp).
+// opaque contiguous bytes with user-defined reductions that decode, combine and re-encode
+// (an emulation: correct numbers at host speed, narrow_reduce.hpp).
 #include <mpi.h>
 
 #include "perfgate/collectives/datatype.hpp"

@@ -199,16 +199,17 @@ std::span<const float> decode_table(DataType t) {
 }  // namespace codec
 
 std::uint32_t encode(DataType t, float value) {
-  if (t == DataType::f32) return std::bit_cast<std::uint32_t>(value);
-  if (t == DataType::bf16) return codec::encode_bf16(value);
-  if (t == DataType::f16) return codec::encode_f16(value);
-  return codec::fp8_encode_table(t)[codec::fp8_table_index(value)];
+  std::uint32_t bits = 0;
+  codec::with_codec(t, [&](auto, auto, auto encode) { bits = encode(value); });
+  return bits;
 }
 
 float decode(DataType t, std::uint32_t bits) {
-  if (t == DataType::f32) return std::bit_cast<float>(bits);
-  const std::span<const float> table = codec::decode_table(t);
-  return table[bits & (table.size() - 1)];
+  float value = 0;
+  codec::with_codec(t, [&](auto code, auto decode, auto) {
+    value = decode(static_cast<decltype(code)>(bits));  // the low type_size(t) bytes
+  });
+  return value;
 }
 
 void encode_array(DataType t, std::span<const double> values, std::span<std::byte> out) {
