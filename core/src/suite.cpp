@@ -2,6 +2,7 @@
 // are errors too, so a typo never silently falls back to a default.
 #include "perfgate/core/suite.hpp"
 
+#include <array>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -82,6 +83,18 @@ class Reader {
     return out;
   }
 
+  // A non-empty list of strings, each one of `allowed` (two names: "cpu or cuda").
+  std::vector<std::string> choices(const toml::node& n, const std::string& key,
+                                   const std::string& what,
+                                   const std::array<std::string, 2>& allowed) const {
+    std::vector<std::string> out = list(n, key, true);
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (out[i] != allowed[0] && out[i] != allowed[1])
+        fail(*(*n.as_array())[i].as_string(), fmt::format("{}[{}]", key, i),
+             fmt::format("unknown {} '{}' ({} or {})", what, out[i], allowed[0], allowed[1]));
+    return out;
+  }
+
  private:
   std::string source_;
 };
@@ -134,11 +147,13 @@ void read_compare(const Reader& r, const toml::table& t, const std::string& key,
 
 SuiteFamily read_family(const Reader& r, const toml::node& n, const std::string& key) {
   const auto& t = r.table(n, key);
-  r.only_keys(t, key, {"name", "axes", "impls"});
+  r.only_keys(t, key, {"name", "axes", "impls", "cache"});
   SuiteFamily f;
   if (!t.get("name")) r.fail(t, key, "missing key 'name'");
   f.name = r.text(*t.get("name"), key + ".name");
   if (const auto* v = t.get("impls")) f.impls = r.list(*v, key + ".impls", true);
+  if (const auto* v = t.get("cache"))
+    f.cache = r.choices(*v, key + ".cache", "cache mode", {"hot", "cold"});
   if (const auto* v = t.get("axes"))
     for (const auto& [k, vals] : r.table(*v, key + ".axes")) {
       const std::string axis(k.str());
@@ -155,11 +170,7 @@ SuiteConfig read_suite(const Reader& r, const std::string& name, const toml::nod
   s.name = name;
   if (const auto* v = t.get("description")) s.description = r.text(*v, key + ".description");
   if (const auto* v = t.get("backends")) {
-    s.backends = r.list(*v, key + ".backends", true);
-    for (std::size_t i = 0; i < s.backends.size(); ++i)
-      if (s.backends[i] != "cpu" && s.backends[i] != "cuda")
-        r.fail(*(*v->as_array())[i].as_string(), fmt::format("{}.backends[{}]", key, i),
-               fmt::format("unknown backend '{}' (cpu or cuda)", s.backends[i]));
+    s.backends = r.choices(*v, key + ".backends", "backend", {"cpu", "cuda"});
   }
   if (const auto* v = t.get("seed"))
     s.seed = static_cast<std::uint64_t>(r.integer(*v, key + ".seed", 0));

@@ -15,6 +15,8 @@ expect_exit() {
   set -e
   if [ "$got" -ne "$want" ]; then
     echo "--- stdout"; cat "$WORK/out"; echo "--- stderr"; cat "$WORK/err"
+    # A script may define explain_failure to print what it wrote (a report's verdict reasons).
+    if declare -F explain_failure >/dev/null; then explain_failure || true; fi
     fail "expected exit $want, got $got from: $*"
   fi
 }

@@ -53,6 +53,7 @@ GpuTimer::GpuTimer(cudaStream_t stream, const NvmlProbe* probe) : stream_(stream
 GpuTimer::~GpuTimer() {
   cudaEventDestroy(start_);
   cudaEventDestroy(stop_);
+  for (cudaEvent_t e : marks_) cudaEventDestroy(e);
 }
 
 void GpuTimer::flush_l2() {
@@ -109,6 +110,29 @@ double GpuTimer::time_batch(const Launch& launch, std::size_t iterations, bool u
   return elapsed([&] {
     for (int i = 0; i < n; ++i) launch(stream_, i);
   });
+}
+
+double GpuTimer::time_cold(const Launch& launch, std::size_t iterations) {
+  const std::size_t n = std::max<std::size_t>(iterations, 1);
+  while (marks_.size() < 2 * n) {
+    cudaEvent_t e = nullptr;
+    PERFGATE_CUDA_CHECK(cudaEventCreate(&e));
+    marks_.push_back(e);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    flush_l2();
+    PERFGATE_CUDA_CHECK(cudaEventRecord(marks_[2 * i], stream_));
+    launch(stream_, int(i));
+    PERFGATE_CUDA_CHECK(cudaEventRecord(marks_[2 * i + 1], stream_));
+  }
+  PERFGATE_CUDA_CHECK(cudaEventSynchronize(marks_[2 * n - 1]));
+  double seconds = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    float ms = 0;
+    PERFGATE_CUDA_CHECK(cudaEventElapsedTime(&ms, marks_[2 * i], marks_[2 * i + 1]));
+    seconds += double(ms) * 1e-3;
+  }
+  return seconds;
 }
 
 void GpuTimer::warm_up(const Launch& launch, const TimingOptions& options) {

@@ -3,6 +3,20 @@
 # (PERFGATE_TEST_SLOWDOWN, set only in the candidate's wrapper) → exit 1 and the regression in
 # the Markdown; identical builds → exit 0 and no REGRESSION row, over several repeats.
 source "$(dirname "$0")/../lib.sh"
+# A gate whose exit was not the expected one: each report's verdicts with their reasons and
+# confirmation records, so that a failure in CI explains itself.
+explain_failure() {
+  python3 - "$WORK" <<'PY'
+import json, pathlib, sys
+for report in sorted(pathlib.Path(sys.argv[1]).glob("*/report.json")):
+    print(f"--- {report}")
+    for v in json.load(open(report))["verdicts"]:
+        d = v.get("details", {})
+        print(v["series_id"], v["verdict"], v["reason"],
+              json.dumps({k: d[k] for k in ("confirmation", "block_test", "differing_keys") if k in d}))
+PY
+}
+
 # 4 a side: the fewest the block test can use at alpha 0.05; 2 more to confirm an alarm.
 SUITE=(--suite smoke --blocks 4 --confirm-blocks 2)
 

@@ -60,6 +60,24 @@ TEST_CASE("the GPU timer returns one positive time per kept sample") {
   }
 }
 
+TEST_CASE("cold timing launches once per invocation, in order, and returns a positive time") {
+  if (!have_gpu()) return;
+  DeviceBuffer<unsigned char> a(1 << 20), b(1 << 20);
+  GpuTimer timer(nullptr, nullptr);
+  std::vector<int> rotations;
+  const auto copy = [&](cudaStream_t s, int rotation) {
+    rotations.push_back(rotation);
+    copy_kernel(a.get(), b.get(), a.bytes(), s);
+  };
+  const double seconds = timer.time_cold(copy, 5);
+  CHECK(rotations == std::vector<int>{0, 1, 2, 3, 4});
+  CHECK(seconds > 0);
+  // The events grow with the batch and are reused: a longer then a shorter batch both work.
+  CHECK(timer.time_cold(copy, 9) > 0);
+  CHECK(timer.time_cold(copy, 2) > 0);
+  CHECK(rotations.size() == 16);
+}
+
 TEST_CASE("cross-entropy: a label outside the vocabulary gives NaN, -inf logits add nothing") {
   if (!have_gpu()) return;
   const std::int64_t rows = 3, vocab = 1000;

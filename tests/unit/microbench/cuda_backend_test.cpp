@@ -175,8 +175,8 @@ TEST_CASE("naming the cuda backend without a device refuses to plan, with one li
   perfgate::SuiteConfig s;
   s.name = "t";
   s.families.push_back({"rope", {}, {}});
-  CHECK_THROWS_AS(plan_suite(s, PlanOptions{{"cuda"}, std::nullopt}), BackendUnavailable);
-  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cuda"}, std::nullopt}),
+  CHECK_THROWS_AS(plan_suite(s, PlanOptions{{"cuda"}, std::nullopt, {}}), BackendUnavailable);
+  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cuda"}, std::nullopt, {}}),
                     "backend cuda: no CUDA device on this machine");
   CHECK(unavailable_backend_notes({"cpu", "cuda"}) ==
         std::vector<std::string>{"no CUDA device: the suite's cuda cases are not run (using cpu)"});

@@ -33,6 +33,7 @@ impls = ["fused"]
 axes = { rows = [3, 5], cols = [64], dtype = ["f32"] }
 [[suites.quick.family]]
 name = "attention"
+cache = ["cold", "hot"]
 axes = { b = [1], h = [2], hkv = [1, 2, 3], sq = [8], sk = [4, 8], d = [8], causal = [true], varlen = [false] }
 )";
 
@@ -62,6 +63,8 @@ TEST_CASE("a suites file parses into suites with sampling and compare settings")
   REQUIRE(s.families.size() == 2);
   CHECK(s.families[0].axes.at("rows") == std::vector<std::string>{"3", "5"});
   CHECK(s.families[1].axes.at("causal") == std::vector<std::string>{"1"});
+  CHECK(s.families[0].cache == std::vector<std::string>{"hot"});  // the default
+  CHECK(s.families[1].cache == std::vector<std::string>{"cold", "hot"});
   CHECK_THROWS_WITH(find_suite(file, "nope", "s.toml"),
                     Catch::Contains("no suite 'nope' (known: quick)"));
 }
@@ -69,6 +72,12 @@ TEST_CASE("a suites file parses into suites with sampling and compare settings")
 TEST_CASE("suites file errors name file:line and the key") {
   CHECK_THAT(error_of("[suites.a]\nbackends = [\"tpu\"]\n[[suites.a.family]]\nname=\"x\"\n"),
              Catch::Contains("s.toml:2: suites.a.backends[0]: unknown backend 'tpu'"));
+  CHECK_THAT(
+      error_of("[suites.a]\n[[suites.a.family]]\nname=\"x\"\ncache = [\"hot\", \"warm\"]\n"),
+      Catch::Contains("s.toml:4: suites.a.family[0].cache[1]: unknown cache mode 'warm' (hot or "
+                      "cold)"));
+  CHECK_THAT(error_of("[suites.a]\n[[suites.a.family]]\nname=\"x\"\ncache = []\n"),
+             Catch::Contains("suites.a.family[0].cache: must not be empty"));
   CHECK_THAT(error_of("[suites.a]\n[suites.a.sampling]\nmin_samples = "
                       "\"many\"\n[[suites.a.family]]\nname=\"x\"\n"),
              Catch::Contains("s.toml:3: suites.a.sampling.min_samples: expected an integer"));
@@ -87,7 +96,7 @@ TEST_CASE("suites file errors name file:line and the key") {
 TEST_CASE("planning crosses axes with implementations and applies filters") {
   const auto file = parse_suites(kGood, "s.toml");
   const auto& s = find_suite(file, "quick", "s.toml");
-  const auto cases = plan_suite(s, PlanOptions{{"cpu"}, std::nullopt});
+  const auto cases = plan_suite(s, PlanOptions{{"cpu"}, std::nullopt, {}});
   std::size_t softmax = 0, attention = 0;
   for (const auto& c : cases) {
     if (c.family == "softmax") {
@@ -102,7 +111,7 @@ TEST_CASE("planning crosses axes with implementations and applies filters") {
   // hkv 3 does not divide h 2; causal needs sq <= sk: (hkv 1, 2) × (sk 8) × (naive, blocked).
   CHECK(attention == 4);
 
-  const auto filtered = plan_suite(s, PlanOptions{{"cpu"}, std::regex("rows:5")});
+  const auto filtered = plan_suite(s, PlanOptions{{"cpu"}, std::regex("rows:5"), {}});
   REQUIRE(filtered.size() == 1);
   CHECK(filtered[0].key().name() == "softmax/backend:cpu/cols:64/dtype:f32/impl:fused/rows:5");
   // Planning for a backend this machine lacks: backend_selection_test.cpp.
@@ -115,7 +124,8 @@ TEST_CASE("an exact cases filter keeps the cases named and no others") {
   const auto plan = [&](const std::vector<std::string>& names) {
     std::set<std::string> kept;
     const auto filter = std::regex(microbench::exact_cases_filter(names));
-    for (const auto& c : plan_suite(s, PlanOptions{{"cpu"}, filter})) kept.insert(c.key().name());
+    for (const auto& c : plan_suite(s, PlanOptions{{"cpu"}, filter, {}}))
+      kept.insert(c.key().name());
     return kept;
   };
   const std::string stem = "softmax/backend:cpu/cols:64/dtype:f32/impl:fused/rows:";
@@ -135,14 +145,14 @@ TEST_CASE("planning rejects unknown families, axes and implementations by name")
   auto file = parse_suites(kGood, "s.toml");
   auto s = find_suite(file, "quick", "s.toml");
   s.families[0].impls = {"turbo"};
-  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt}),
+  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt, {}}),
                     Catch::Contains("family 'softmax' has no implementation 'turbo'"));
   s.families[0].impls.clear();
   s.families[0].axes["width"] = {"3"};
-  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt}),
+  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt, {}}),
                     Catch::Contains("has no axis 'width'"));
   s.families[0].name = "nosuch";
-  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt}),
+  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt, {}}),
                     Catch::Contains("unknown family 'nosuch'"));
 }
 
@@ -151,12 +161,12 @@ TEST_CASE("the shipped suites file parses and its smoke suite covers every famil
   for (const char* name : {"smoke", "premerge", "nightly", "cpu-nightly"})
     CHECK(file.suites.count(name) == 1);
   const auto cases =
-      plan_suite(find_suite(file, "smoke", "suites.toml"), PlanOptions{{"cpu"}, std::nullopt});
+      plan_suite(find_suite(file, "smoke", "suites.toml"), PlanOptions{{"cpu"}, std::nullopt, {}});
   std::set<std::string> families;
   for (const auto& c : cases) families.insert(c.family);
   CHECK(families.size() == 11);
   CHECK(cases.size() < 60);
-  CHECK(
-      plan_suite(find_suite(file, "cpu-nightly", "suites.toml"), PlanOptions{{"cpu"}, std::nullopt})
-          .size() > 20);
+  CHECK(plan_suite(find_suite(file, "cpu-nightly", "suites.toml"),
+                   PlanOptions{{"cpu"}, std::nullopt, {}})
+            .size() > 20);
 }

@@ -24,6 +24,9 @@ struct SuiteFamily {
   std::string name;
   std::map<std::string, std::vector<std::string>> axes;  // overrides the family's defaults
   std::vector<std::string> impls;                        // empty: every implementation
+  // Cache state of the timed launches: "hot" (inputs left in cache by the previous launch) and,
+  // for backends that can flush their cache (cuda: L2), "cold". Each mode is its own series.
+  std::vector<std::string> cache{"hot"};
 };
 
 struct SuiteTolerance {

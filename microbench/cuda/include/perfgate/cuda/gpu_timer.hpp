@@ -64,6 +64,10 @@ class GpuTimer {
   TimingResult measure(const Launch& launch, const TimingOptions& options);
   // Elapsed seconds of `iterations` back-to-back invocations (hot), for manual-timing callers.
   double time_batch(const Launch& launch, std::size_t iterations, bool use_graph);
+  // Summed seconds of `iterations` invocations each preceded by an L2 flush, each timed on its
+  // own pair of events (the flushes are not timed): cold without copies of the inputs, for
+  // manual-timing callers whose kernels are long against the events' ~0.5 us resolution.
+  double time_cold(const Launch& launch, std::size_t iterations);
   void flush_l2();
 
  private:
@@ -72,6 +76,7 @@ class GpuTimer {
   cudaStream_t stream_;
   const NvmlProbe* probe_;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  std::vector<cudaEvent_t> marks_;  // time_cold's events, two per invocation, kept for reuse
   DeviceBuffer<unsigned char> scrub_;
   int flushes_ = 0;
 };

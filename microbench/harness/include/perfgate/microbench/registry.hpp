@@ -81,6 +81,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -166,6 +167,9 @@ class Instance {
   // Manual timing: elapsed seconds of `iterations` back-to-back runs measured by the backend
   // itself (CUDA events); nullopt (the default) lets the harness time run() on its clock.
   virtual std::optional<double> time_batch(std::size_t /*iterations*/) { return std::nullopt; }
+  // A case planned cold (parameter cache=cold): from now on every timed invocation starts with
+  // the device cache flushed. False (the default) when the implementation cannot do that.
+  virtual bool use_cold_cache() { return false; }
   // Warm-up is over: the next time_batch calls are the kept samples.
   virtual void sampling_started() {}
   // What the implementation observed while sampling (an object; its members go into the
@@ -246,11 +250,16 @@ class Registry {
   const std::map<std::string, std::function<bool()>>& backend_probes() const { return probes_; }
   // The probe's `missing` text, else "backend '<name>' is not usable here".
   std::string backend_missing(const std::string& backend) const;
+  // A backend whose instances can time with a cold cache (Instance::use_cold_cache) declares
+  // it; suites' cold cases are planned for such backends only.
+  void cold_cache_backend(const std::string& backend) { cold_cache_.insert(backend); }
+  bool has_cold_cache(const std::string& backend) const { return cold_cache_.count(backend) != 0; }
 
  private:
   std::vector<std::unique_ptr<Family>> families_;
   std::map<std::string, std::function<bool()>> probes_;
   std::map<std::string, std::string> missing_;
+  std::set<std::string> cold_cache_;
 };
 
 namespace detail {
