@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "comparison_summary.hpp"
 
 namespace perfgate::regress {
@@ -35,6 +37,26 @@ std::size_t count_of(const std::map<std::string, std::size_t>& counts, const std
 
 }  // namespace
 
+void unmeasured_blocks(std::map<std::string, std::vector<std::string>>& into,
+                       const std::vector<Run>& blocks, const std::string& side, int first_block,
+                       const std::set<std::string>& series) {
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const std::string block = fmt::format("{} block {}", side, first_block + int(b));
+    for (const std::string& id : series) {
+      const auto& results = blocks[b].results;
+      const auto r = std::find_if(results.begin(), results.end(),
+                                  [&](const Result& x) { return x.key.id() == id; });
+      if (r == results.end())
+        into[id].push_back(block + ": absent");
+      else if (r->status != ResultStatus::ok)
+        into[id].push_back(fmt::format("{}: {}{}", block, to_string(r->status),
+                                       r->message.empty() ? "" : " (" + r->message + ")"));
+      else if (r->summary.n == 0)
+        into[id].push_back(block + ": no samples");
+    }
+  }
+}
+
 std::set<std::string> alarmed_series(const Comparison& c) {
   std::set<std::string> ids;
   for (const VerdictRecord& v : c.verdicts)
@@ -53,6 +75,8 @@ Comparison confirm_alarms(Comparison first, const Comparison& second,
     if (blocks.has_baseline_blocks) measured["baseline"] = baseline_blocks;
     nlohmann::json record = {
         {"added_blocks", blocks.requested}, {"measured_blocks", measured}, {"first", look(v)}};
+    if (const auto why = blocks.unmeasured.find(v.series_id); why != blocks.unmeasured.end())
+      record["unmeasured"] = why->second;
     const bool fully_measured = candidate_blocks >= requested &&
                                 (!blocks.has_baseline_blocks || baseline_blocks >= requested);
     const auto again = std::find_if(second.verdicts.begin(), second.verdicts.end(),

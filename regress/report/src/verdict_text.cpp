@@ -107,8 +107,14 @@ std::string gate_evidence(const nlohmann::json& details) {
     std::string counts = fmt::format("candidate {}", number(measured, "candidate").value_or(0));
     if (const auto baseline = number(measured, "baseline"))
       counts = fmt::format("baseline {}, ", *baseline) + counts;
-    return s + fmt::format(", {}, not measured again: {} of {} confirming blocks", first_look,
-                           counts, added);
+    s += fmt::format(", {}, not measured again: {} of {} confirming blocks", first_look, counts,
+                     added);
+    // The first block that missed it says why (a crash, a timeout, a skip); the rest are counted.
+    const nlohmann::json why = it->value("unmeasured", nlohmann::json::array());
+    if (why.is_array() && !why.empty() && why.front().is_string())
+      s += fmt::format(" ({}{})", why.front().get<std::string>(),
+                       why.size() > 1 ? fmt::format(", and {} more", why.size() - 1) : "");
+    return s;
   }
   if (outcome == "second_look_stands")
     return s + fmt::format(", {}, second look {} with {} more blocks", first_look,

@@ -95,7 +95,7 @@ double regression_rate(const GateSimulation& sim) {
         sim.confirm_blocks > 0 && !alarmed.empty()) {
       add_blocks(sides, sim.confirm_blocks,
                  [&](const std::string& id) { return alarmed.contains(id); });
-      regress::ConfirmingBlocks measured{sim.confirm_blocks, true, {}, {}};
+      regress::ConfirmingBlocks measured{sim.confirm_blocks, true, {}, {}, {}};
       for (const std::string& id : alarmed)
         measured.baseline[id] = measured.candidate[id] =
             static_cast<std::size_t>(sim.confirm_blocks);
@@ -299,8 +299,8 @@ TEST_CASE("confirmation blocks withdraw a slowdown that does not come back") {
 
   const auto more_base = blocks("c", {100, 99, 101, 100, 101});
   const auto measured = [&](const std::vector<Run>& more_slow) {
-    return regress::ConfirmingBlocks{5, true, regress::measured_blocks(more_base),
-                                     regress::measured_blocks(more_slow)};
+    return regress::ConfirmingBlocks{
+        5, true, regress::measured_blocks(more_base), regress::measured_blocks(more_slow), {}};
   };
   const auto recovered = blocks("d", {100, 101, 100, 99, 100});
   const auto transient = regress::confirm_alarms(

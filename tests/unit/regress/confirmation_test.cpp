@@ -32,7 +32,7 @@ regress::Comparison comparison(std::vector<VerdictRecord> verdicts) {
 
 // Confirming blocks that measured each of `ids` `count` times on both sides.
 regress::ConfirmingBlocks measured(int count, const std::vector<std::string>& ids) {
-  regress::ConfirmingBlocks blocks{count, true, {}, {}};
+  regress::ConfirmingBlocks blocks{count, true, {}, {}, {}};
   for (const auto& id : ids)
     blocks.baseline[id] = blocks.candidate[id] = static_cast<std::size_t>(count);
   return blocks;
@@ -183,8 +183,11 @@ TEST_CASE("an alarm the confirming blocks did not measure is not judged on the f
       verdict("b@time", VerdictKind::regression, "interval_beyond_tolerance", 1.4),
       verdict("c@time", VerdictKind::regression, "interval_beyond_tolerance", 1.4),
   });
-  regress::ConfirmingBlocks blocks{
-      5, true, {{"a@time", 5}, {"b@time", 5}, {"c@time", 4}}, {{"a@time", 5}, {"c@time", 5}}};
+  regress::ConfirmingBlocks blocks{5,
+                                   true,
+                                   {{"a@time", 5}, {"b@time", 5}, {"c@time", 4}},
+                                   {{"a@time", 5}, {"c@time", 5}},
+                                   {{"c@time", {"baseline block 9: crashed (signal 11)"}}}};
   const auto merged = regress::confirm_alarms(first, second, blocks, 0.05);
   CHECK(find(merged, "a@time").kind == VerdictKind::regression);
   for (const char* id : {"b@time", "c@time"}) {
@@ -196,12 +199,44 @@ TEST_CASE("an alarm the confirming blocks did not measure is not judged on the f
   }
   CHECK(find(merged, "b@time").details["confirmation"]["measured_blocks"]["candidate"] == 0);
   CHECK(find(merged, "c@time").details["confirmation"]["measured_blocks"]["baseline"] == 4);
+  CHECK(find(merged, "c@time").details["confirmation"]["unmeasured"] ==
+        nlohmann::json::array({"baseline block 9: crashed (signal 11)"}));
+  CHECK_FALSE(find(merged, "a@time").details["confirmation"].contains("unmeasured"));
 
   // Against the store there are no baseline processes: only the candidate's blocks count.
-  regress::ConfirmingBlocks store{5, false, {}, {{"a@time", 5}, {"b@time", 5}, {"c@time", 5}}};
+  regress::ConfirmingBlocks store{5, false, {}, {{"a@time", 5}, {"b@time", 5}, {"c@time", 5}}, {}};
   const auto against_store = regress::confirm_alarms(first, second, store, 0.05);
   CHECK(against_store.counts.at(VerdictKind::regression) == 3);
   CHECK_FALSE(find(against_store, "a@time")
                   .details["confirmation"]["measured_blocks"]
                   .contains("baseline"));
+}
+
+TEST_CASE("the blocks that did not measure an alarmed series are named with the reason") {
+  const auto result = [](const std::string& name, ResultStatus status, std::size_t n,
+                         std::string message = {}) {
+    Result r;
+    r.key = SeriesKey::parse_id(name + "@time");
+    r.status = status;
+    r.message = std::move(message);
+    r.summary.n = n;
+    return r;
+  };
+  std::vector<Run> blocks(3);
+  blocks[0].results = {result("a", ResultStatus::ok, 9), result("b", ResultStatus::ok, 9)};
+  blocks[1].results = {
+      result("a", ResultStatus::crashed, 0, "measuring process ended by signal 11"),
+      result("b", ResultStatus::ok, 0)};
+  blocks[2].results = {result("b", ResultStatus::timeout, 0)};
+  std::map<std::string, std::vector<std::string>> why;
+  regress::unmeasured_blocks(why, blocks, "baseline", 6, {"a@time", "b@time"});
+  CHECK(why["a@time"] ==
+        std::vector<std::string>{"baseline block 7: crashed (measuring process ended by signal 11)",
+                                 "baseline block 8: absent"});
+  CHECK(why["b@time"] ==
+        std::vector<std::string>{"baseline block 7: no samples", "baseline block 8: timeout"});
+  // Series that every block measured get no line; a second side adds to the same map.
+  regress::unmeasured_blocks(why, {blocks[0]}, "candidate", 6, {"a@time", "b@time"});
+  CHECK(why.size() == 2);
+  CHECK(why["a@time"].size() == 2);
 }

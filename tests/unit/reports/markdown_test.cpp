@@ -90,6 +90,8 @@ TEST_CASE("markdown and JUnit show what a gate's blocks and confirming look said
   unmeasured.reason = "confirmation_not_measured";
   unmeasured.details["confirmation"] =
       confirmation("not_measured", 1.25, first(1.25), {{"baseline", 5}, {"candidate", 3}});
+  unmeasured.details["confirmation"]["unmeasured"] = {"candidate block 7: crashed (signal 11)",
+                                                      "candidate block 9: absent"};
   VerdictRecord skipped = make_verdict("a/x:5@time", VerdictKind::inconclusive, 1.0);
   skipped.details["block_test"] = {{"baseline_blocks", 3},
                                    {"candidate_blocks", 3},
@@ -105,8 +107,10 @@ TEST_CASE("markdown and JUnit show what a gate's blocks and confirming look said
     // A failure in the confirming blocks is not told as a withdrawn alarm.
     CHECK(text.find("first look REGRESSION +20.0%, second look FAILED with 5 more blocks") !=
           std::string::npos);
-    CHECK(text.find("first look REGRESSION +25.0%, not measured again: baseline 5, candidate 3 "
-                    "of 5 confirming blocks") != std::string::npos);
+    CHECK(
+        text.find("first look REGRESSION +25.0%, not measured again: baseline 5, candidate 3 "
+                  "of 5 confirming blocks (candidate block 7: crashed (signal 11), and 1 more)") !=
+        std::string::npos);
     CHECK(text.find("block test skipped (3 vs 3 blocks)") != std::string::npos);
     CHECK(text.find("not raised again") == text.rfind("not raised again"));  // once only
   }
@@ -119,6 +123,12 @@ TEST_CASE("markdown and JUnit show what a gate's blocks and confirming look said
   // Malformed details (a hand-edited document) are read as far as they go, never thrown on.
   VerdictRecord odd = make_verdict("a/x:7@time", VerdictKind::regression, 1.3);
   odd.details["confirmation"] = {{"first", 3}, {"second", "x"}, {"added_blocks", "five"}};
+  lone.comparison.verdicts = {odd};
+  CHECK_NOTHROW(render_markdown(lone, {}));
+  odd.details["confirmation"] = {{"first", {{"verdict", "REGRESSION"}}},
+                                 {"outcome", "not_measured"},
+                                 {"unmeasured", {3, "x"}},
+                                 {"measured_blocks", "none"}};
   odd.details["block_test"] = 7;
   lone.comparison.verdicts = {odd};
   CHECK_NOTHROW(render_markdown(lone, {}));

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "perfgate/regress/compare.hpp"
 
@@ -21,7 +22,17 @@ struct ConfirmingBlocks {
   int requested = 0;
   bool has_baseline_blocks = true;
   std::map<std::string, std::size_t> baseline, candidate;
+  // Per series, why a confirming block did not measure it (unmeasured_blocks).
+  std::map<std::string, std::vector<std::string>> unmeasured;
 };
+
+// Adds to `into`, for each series of `series`, one line per block of `blocks` (one run per
+// process, numbered from `first_block`) that holds no ok result with samples of it: "baseline
+// block 4: crashed (measuring process ended by signal 11)", or "... absent" when the block has
+// no result of it at all.
+void unmeasured_blocks(std::map<std::string, std::vector<std::string>>& into,
+                       const std::vector<Run>& blocks, const std::string& side, int first_block,
+                       const std::set<std::string>& series);
 
 // `first` with each alarm replaced by `second`'s verdict on the same series and scale (the
 // comparison over the first blocks and the confirming ones). The alarm stands where `second`
@@ -31,7 +42,8 @@ struct ConfirmingBlocks {
 // the first blocks again); anything else (SAME, INCONCLUSIVE, the opposite alarm, the series
 // absent) makes the series INCONCLUSIVE, "alarm_not_confirmed", with `second`'s estimate.
 // details.confirmation records both looks, the blocks measured and the outcome ("confirmed",
-// "not_confirmed", "not_measured" or "second_look_stands"). Verdicts that were no alarm are
+// "not_confirmed", "not_measured" or "second_look_stands") and, when a block did not measure
+// the series, why (`unmeasured`). Verdicts that were no alarm are
 // kept as they were, so confirmation raises no alarm the first look did not: the chance of any
 // false alarm can only fall. The runs and differing fingerprint keys become `second`'s (every
 // block); counts, order and geometric mean are recomputed.

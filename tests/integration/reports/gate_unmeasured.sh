@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A confirming block that does not measure an alarmed case: the candidate is three times slower
+# on the test-only fault family, and the baseline build's confirming processes crash in that
+# case. The alarm is then NOT_COMPARABLE (exit 3), not judged again on the first blocks, and
+# the report names the blocks that missed it and why.
+source "$(dirname "$0")/../lib.sh"
+# AddressSanitizer turns a SIGSEGV into a report and exit 1; the case must end by the signal.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
+export PERFGATE_SUITES_FILE="$TEST_DATA/reliability/suites_isolation.toml"
+
+# The baseline's first two processes copy; from the third on (the confirming ones) they crash.
+printf '#!/bin/sh\nn=$(cat "%s/count" 2>/dev/null || echo 0)\necho $((n + 1)) >"%s/count"\nif [ "$n" -lt 2 ]; then export PERFGATE_TEST_FAULT=none; else export PERFGATE_TEST_FAULT=crash; fi\nexec "%s" "$@"\n' \
+  "$WORK" "$WORK" "$PERFGATE" >"$WORK/crashes-later"
+printf '#!/bin/sh\nPERFGATE_TEST_FAULT=none PERFGATE_TEST_SLOWDOWN=test_fault:3 exec "%s" "$@"\n' \
+  "$PERFGATE" >"$WORK/slow"
+chmod +x "$WORK/crashes-later" "$WORK/slow"
+
+expect_exit 3 "$PERFGATE" gate --suite isolation --filter test_fault --blocks 2 --confirm-blocks 2 \
+  --baseline-bin "$WORK/crashes-later" --candidate-bin "$WORK/slow" --output-dir "$WORK/gate" \
+  --db "$WORK/absent.db"
+expect_in err 'confirming with 2 more block\(s\)'
+[ "$(cat "$WORK/count")" -eq 4 ] || fail "expected 2 + 2 baseline processes, got $(cat "$WORK/count")"
+python3 - "$WORK/gate/report.json" <<'PY' || fail "report.json of the unmeasured confirmation"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "NOT COMPARABLE", d["status"]
+[v] = [v for v in d["verdicts"] if v["series_id"].startswith("test_fault/")]
+assert v["verdict"] == "NOT_COMPARABLE" and v["reason"] == "confirmation_not_measured", v
+c = v["details"]["confirmation"]
+assert c["first"]["verdict"] == "REGRESSION" and c["outcome"] == "not_measured", c
+assert c["measured_blocks"] == {"baseline": 0, "candidate": 2}, c
+assert len(c["unmeasured"]) == 2, c["unmeasured"]
+for line, block in zip(c["unmeasured"], (3, 4)):
+    assert re.fullmatch(rf"baseline block {block}: crashed \(measuring process ended by .*\)", line), line
+PY
+grep -q 'not measured again: baseline 0, candidate 2 of 2 confirming blocks (baseline block 3: crashed (measuring process ended by' \
+  "$WORK/gate/report.md" || { cat "$WORK/gate/report.md"; fail "the evidence does not say why"; }
