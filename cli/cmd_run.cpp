@@ -30,8 +30,8 @@ struct RunOptions {
   std::string suite = "smoke", filter, backend = "auto", db, output, trigger = "adhoc";
   std::string branch, commit, suites_file;
   std::vector<std::string> labels;
-  std::vector<std::string> cache;  // empty: each family's `cache` in the suite
-  double case_timeout_s = 0;       // 0: the suite's
+  std::vector<std::string> timing;  // empty: each family's `timing` in the suite
+  double case_timeout_s = 0;        // 0: the suite's
   bool no_store = false, list = false, strict = false;
 };
 
@@ -94,7 +94,7 @@ int execute(const RunOptions& o) {
   for (const auto& note : backends.unavailable) std::cerr << "perfgate: " << note << "\n";
   microbench::PlanOptions plan;
   plan.backends = backends.backends;
-  plan.cache = o.cache;
+  plan.timing = o.timing;
   if (!o.filter.empty()) {
     try {
       plan.filter.emplace(o.filter, std::regex::ECMAScript);
@@ -183,11 +183,12 @@ void add_run_command(CLI::App& app, Action& action) {
   cmd->add_option("--backend", opts->backend,
                   "cpu, cuda or auto (the suite's backends available here)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  cmd->add_option("--cache", opts->cache,
-                  "hot, cold or hot,cold: the cache state of the timed launches, replacing the "
-                  "suite's (cold: L2 flushed before each launch; cuda only)")
+  cmd->add_option("--timing", opts->timing,
+                  "hot, cold, graph or a list (hot,cold): how launches are timed, replacing the "
+                  "suite's (cold: L2 flushed before each launch; graph: replayed from a CUDA "
+                  "graph; both cuda only)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"hot", "cold"}));
+      ->check(CLI::IsMember({"hot", "cold", "graph"}));
   add_db_option(*cmd, opts->db);
   cmd->add_flag("--no-store", opts->no_store, "do not ingest the run into the store");
   cmd->add_flag("--strict", opts->strict, "refuse to measure when `perfgate doctor` warns");

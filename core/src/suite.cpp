@@ -2,12 +2,13 @@
 // are errors too, so a typo never silently falls back to a default.
 #include "perfgate/core/suite.hpp"
 
-#include <array>
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include "perfgate/core/error.hpp"
@@ -83,15 +84,16 @@ class Reader {
     return out;
   }
 
-  // A non-empty list of strings, each one of `allowed` (two names: "cpu or cuda").
+  // A non-empty list of strings, each one of `allowed` ("unknown backend 'tpu' (cpu or cuda)").
   std::vector<std::string> choices(const toml::node& n, const std::string& key,
                                    const std::string& what,
-                                   const std::array<std::string, 2>& allowed) const {
+                                   const std::vector<std::string>& allowed) const {
     std::vector<std::string> out = list(n, key, true);
     for (std::size_t i = 0; i < out.size(); ++i)
-      if (out[i] != allowed[0] && out[i] != allowed[1])
+      if (std::find(allowed.begin(), allowed.end(), out[i]) == allowed.end())
         fail(*(*n.as_array())[i].as_string(), fmt::format("{}[{}]", key, i),
-             fmt::format("unknown {} '{}' ({} or {})", what, out[i], allowed[0], allowed[1]));
+             fmt::format("unknown {} '{}' ({} or {})", what, out[i],
+                         fmt::join(allowed.begin(), allowed.end() - 1, ", "), allowed.back()));
     return out;
   }
 
@@ -147,13 +149,13 @@ void read_compare(const Reader& r, const toml::table& t, const std::string& key,
 
 SuiteFamily read_family(const Reader& r, const toml::node& n, const std::string& key) {
   const auto& t = r.table(n, key);
-  r.only_keys(t, key, {"name", "axes", "impls", "cache"});
+  r.only_keys(t, key, {"name", "axes", "impls", "timing"});
   SuiteFamily f;
   if (!t.get("name")) r.fail(t, key, "missing key 'name'");
   f.name = r.text(*t.get("name"), key + ".name");
   if (const auto* v = t.get("impls")) f.impls = r.list(*v, key + ".impls", true);
-  if (const auto* v = t.get("cache"))
-    f.cache = r.choices(*v, key + ".cache", "cache mode", {"hot", "cold"});
+  if (const auto* v = t.get("timing"))
+    f.timing = r.choices(*v, key + ".timing", "timing mode", {"hot", "cold", "graph"});
   if (const auto* v = t.get("axes"))
     for (const auto& [k, vals] : r.table(*v, key + ".axes")) {
       const std::string axis(k.str());

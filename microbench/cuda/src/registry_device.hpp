@@ -44,10 +44,7 @@ class CudaInstance : public Instance {
   std::vector<double> output() override;
   void poison() override;
   std::optional<double> time_batch(std::size_t iterations) override;
-  bool use_cold_cache() override {
-    cold_ = true;
-    return true;
-  }
+  bool use_timing(const std::string& mode) override;
   void sampling_started() override { clocks_.reset(); }
   nlohmann::json notes() const override;
 
@@ -58,7 +55,7 @@ class CudaInstance : public Instance {
 
  private:
   pc::ClockRecord clocks_;
-  bool cold_ = false;  // every timed launch after an L2 flush (time_cold)
+  enum class Timing { hot, cold, graph } timing_ = Timing::hot;
 };
 
 // The factory body of every CUDA implementation: no device, or a case this GPU or library

@@ -113,10 +113,10 @@ Result execute_case(const CaseRequest& request, const Registry& registry) {
     auto instance = impl->make(*problem, params);
     if (!instance)
       return failed(r, ResultStatus::skipped, "implementation does not support this case");
-    if (params.has("cache") && params.text("cache") == "cold" && !instance->use_cold_cache())
+    if (params.has("timing") && !instance->use_timing(params.text("timing")))
       return failed(r, ResultStatus::skipped,
-                    fmt::format("the {} implementation '{}' has no cold mode", request.backend,
-                                request.variant));
+                    fmt::format("the {} implementation '{}' has no {} timing", request.backend,
+                                request.variant, params.text("timing")));
 
     instance->poison();
     instance->run();

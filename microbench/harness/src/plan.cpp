@@ -53,17 +53,18 @@ void require_usable(const std::vector<std::string>& backends, const Registry& re
   }
 }
 
-// `--cache cold` for backends none of which can flush a cache would plan nothing cold: a
-// usage error rather than a run of hot cases only, or of nothing.
-void require_cold_cache(const PlanOptions& options, const Registry& registry) {
-  if (!contains(options.cache, "cold")) return;
-  if (std::any_of(options.backends.begin(), options.backends.end(),
-                  [&](const std::string& b) { return registry.has_cold_cache(b); }))
-    return;
-  throw InputError(fmt::format("--cache cold: {} {} {} no cold mode (cuda has)",
-                               options.backends.size() == 1 ? "backend" : "backends",
-                               fmt::join(options.backends, ", "),
-                               options.backends.size() == 1 ? "has" : "have"));
+// `--timing cold` for backends none of which can time cold would plan nothing cold: a usage
+// error rather than a run of the other modes only, or of nothing.
+void require_timing_modes(const PlanOptions& options, const Registry& registry) {
+  for (const std::string& mode : options.timing) {
+    if (std::any_of(options.backends.begin(), options.backends.end(),
+                    [&](const std::string& b) { return registry.has_timing_mode(b, mode); }))
+      continue;
+    throw InputError(fmt::format("--timing {}: {} {} {} no {} mode (cuda has)", mode,
+                                 options.backends.size() == 1 ? "backend" : "backends",
+                                 fmt::join(options.backends, ", "),
+                                 options.backends.size() == 1 ? "has" : "have", mode));
+  }
 }
 
 }  // namespace
@@ -71,7 +72,7 @@ void require_cold_cache(const PlanOptions& options, const Registry& registry) {
 std::vector<CaseRequest> plan_suite(const SuiteConfig& suite, const PlanOptions& options,
                                     const Registry& registry) {
   require_usable(options.backends, registry);
-  require_cold_cache(options, registry);
+  require_timing_modes(options, registry);
   std::vector<CaseRequest> cases;
   for (const auto& sel : suite.families) {
     const Family* family = registry.find(sel.name);
@@ -95,7 +96,7 @@ std::vector<CaseRequest> plan_suite(const SuiteConfig& suite, const PlanOptions&
     }
     const int slowdown = slowdown_from_env(sel.name);
     std::vector<std::string> modes;  // in the order given, each once ("hot,hot" is hot)
-    for (const auto& m : options.cache.empty() ? sel.cache : options.cache)
+    for (const auto& m : options.timing.empty() ? sel.timing : options.timing)
       if (!contains(modes, m)) modes.push_back(m);
     for (const auto& params : cartesian(axes))
       for (const auto& impl : family->implementations()) {
@@ -106,10 +107,10 @@ std::vector<CaseRequest> plan_suite(const SuiteConfig& suite, const PlanOptions&
         with_impl["impl"] = impl.variant;
         if (!family->keeps(CaseParams(with_impl))) continue;
         for (const auto& mode : modes) {
-          if (mode == "cold" && !registry.has_cold_cache(impl.backend)) continue;
+          if (!registry.has_timing_mode(impl.backend, mode)) continue;
           CaseRequest c{sel.name,       impl.backend, impl.variant, params,
                         suite.sampling, suite.seed,   slowdown};
-          if (mode == "cold") c.params["cache"] = "cold";
+          if (mode != "hot") c.params["timing"] = mode;
           if (options.filter && !std::regex_search(c.key().name(), *options.filter)) continue;
           cases.push_back(std::move(c));
         }

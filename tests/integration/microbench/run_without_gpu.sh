@@ -16,10 +16,11 @@ if [ "$built_in" = 1 ] && command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L
   expect_in out '^attention/.*backend:cuda/.*impl:flash'
   expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend auto --list
   expect_not_in err 'cases are not run'
-  # Cold cases: the cuda backend's only, each its own series.
-  expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend auto --cache hot,cold --filter rope --list
-  expect_in out '^rope/backend:cuda/cache:cold/.*impl:fused'
-  expect_not_in out 'backend:cpu/cache:cold'
+  # Cold and graph cases: the cuda backend's only, each its own series.
+  expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend auto --timing hot,cold,graph --filter rope --list
+  expect_in out '^rope/backend:cuda/.*impl:fused/.*timing:cold'
+  expect_in out '^rope/backend:cuda/.*impl:fused/.*timing:graph'
+  expect_not_in out 'backend:cpu/.*timing:'
   echo "run_without_gpu: a GPU is present; checked that the cuda cases are planned"
   exit 0
 fi
@@ -37,23 +38,27 @@ expect_in err "^perfgate: backend cuda: $why\$"
 [ ! -d "$WORK/perfgate-results" ] || fail "a refused run must write nothing"
 expect_exit "$refused" "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --list
 expect_in err 'backend cuda'
-expect_exit "$refused" "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --cache cold --list
+expect_exit "$refused" "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cuda --timing cold --list
 expect_in err 'backend cuda'
 
-# --cache cold for the cpu backend: a usage error in one line, nothing written; a mode that does
-# not exist likewise.
-expect_exit 2 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cpu --cache cold --no-store \
+# --timing cold or graph for the cpu backend: a usage error in one line, nothing written; a
+# mode that does not exist likewise.
+expect_exit 2 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cpu --timing cold --no-store \
   --output "$WORK/cold.json"
-[ "$(cat "$WORK/err")" = "perfgate: --cache cold: backend cpu has no cold mode (cuda has)" ] \
-  || { cat "$WORK/err"; fail "expected one line naming --cache and the backend"; }
-[ ! -e "$WORK/cold.json" ] || fail "a refused --cache cold wrote a document"
-expect_exit 2 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cpu --cache warm --list
-expect_in err "^perfgate: --cache: warm not in \{hot,cold\}\$"
-# hot is what every run measured before cache modes: the same cases, the same names.
+[ "$(cat "$WORK/err")" = "perfgate: --timing cold: backend cpu has no cold mode (cuda has)" ] \
+  || { cat "$WORK/err"; fail "expected one line naming --timing and the backend"; }
+[ ! -e "$WORK/cold.json" ] || fail "a refused --timing cold wrote a document"
+expect_exit 2 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cpu --timing hot,graph --list
+expect_in err "^perfgate: --timing graph: backend cpu has no graph mode \(cuda has\)\$"
+expect_exit 2 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cpu --timing warm --list
+expect_in err "^perfgate: --timing: warm not in \{hot,cold,graph\}\$"
+# hot is what every run measured before timing modes: the same cases, the same names, also for
+# the smoke family listed in every mode.
 expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cpu --list
 cp "$WORK/out" "$WORK/default.list"
-expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cpu --cache hot --list
-cmp -s "$WORK/out" "$WORK/default.list" || fail "--cache hot changed the planned cases"
+expect_not_in out 'timing:'
+expect_exit 0 "$PERFGATE" run --suites-file "$SUITES" --suite smoke --backend cpu --timing hot --list
+cmp -s "$WORK/out" "$WORK/default.list" || fail "--timing hot changed the planned cases"
 
 # auto: the smoke suite names cpu and cuda; only the CPU cases run, and the run says why once.
 note="$missing: the suite's cuda cases are not run (using cpu)"

@@ -19,21 +19,28 @@ struct OnesProblem : Problem {
   std::vector<double> reference() const override { return std::vector<double>(n, 1.0); }
 };
 
-// Writes ones; counts when sampling started and reports it as a note, with whether it was
-// asked to time cold (only an instance that can flush a cache accepts).
+// Writes ones; counts when sampling started and reports it as a note, with the timing mode it
+// was given (a "device" instance takes cold and declines graph with a reason; a host one has
+// no modes).
 class Ones final : public HostInstance {
  public:
-  explicit Ones(std::size_t n, bool can_flush = false) : HostInstance(n), can_flush_(can_flush) {}
+  explicit Ones(std::size_t n, bool device = false) : HostInstance(n), device_(device) {}
   void run() override { std::fill(out_.begin(), out_.end(), 1.0f); }
   void sampling_started() override { ++started_; }
-  bool use_cold_cache() override { return cold_ = can_flush_; }
+  bool use_timing(const std::string& mode) override {
+    if (!device_) return false;
+    if (mode == "graph") throw CaseUnsupported("ones cannot be captured into a graph");
+    timing_ = mode;
+    return true;
+  }
   nlohmann::json notes() const override {
-    return {{"probe_note", {{"sampling_started", started_}, {"cold", cold_}}}};
+    return {{"probe_note", {{"sampling_started", started_}, {"timing", timing_}}}};
   }
 
  private:
   int started_ = 0;
-  bool can_flush_, cold_ = false;
+  bool device_;
+  std::string timing_ = "hot";
 };
 
 void define(Registry& r, bool& gpu_usable) {
@@ -52,7 +59,8 @@ void define(Registry& r, bool& gpu_usable) {
                       });
   r.backend_probe(
       "gpu", [&gpu_usable] { return gpu_usable; }, "no GPU device");
-  r.cold_cache_backend("gpu");
+  r.timing_mode("gpu", "cold");
+  r.timing_mode("gpu", "graph");
 }
 
 CaseRequest request(const std::string& backend, const std::string& variant) {
@@ -129,53 +137,59 @@ TEST_CASE("planning refuses a backend that is not built in") {
             "backend tpu is not built in: the suite's tpu cases are not run (using cpu)"});
 }
 
-TEST_CASE("cold cases are planned for backends with a cold cache only, as their own series") {
+TEST_CASE("timing modes are planned for the backends that have them, as their own series") {
   Registry r;
   bool usable = true;
   define(r, usable);
   auto s = suite();
   s.families[0].axes["n"] = {"4"};
-  s.families[0].cache = {"hot", "cold"};
+  s.families[0].timing = {"hot", "cold", "graph"};
   std::vector<std::string> names;
   for (const auto& c : plan_suite(s, PlanOptions{{"cpu", "gpu"}, std::nullopt, {}}, r))
     names.push_back(c.key().name());
-  // Hot keeps the series names of before; the cpu backend gets no cold case.
+  // Hot keeps the series names of before; the cpu backend gets only hot.
   CHECK(names == std::vector<std::string>{"ones/backend:cpu/impl:plain/n:4",
                                           "ones/backend:gpu/impl:narrow/n:4",
-                                          "ones/backend:gpu/cache:cold/impl:narrow/n:4"});
+                                          "ones/backend:gpu/impl:narrow/n:4/timing:cold",
+                                          "ones/backend:gpu/impl:narrow/n:4/timing:graph"});
 
-  // --cache replaces the suite's modes.
+  // --timing replaces the suite's modes.
   const auto cold = plan_suite(s, PlanOptions{{"cpu", "gpu"}, std::nullopt, {"cold"}}, r);
   REQUIRE(cold.size() == 1);
-  CHECK(cold[0].params.at("cache") == "cold");
+  CHECK(cold[0].params.at("timing") == "cold");
   CHECK(plan_suite(s, PlanOptions{{"cpu", "gpu"}, std::nullopt, {"hot"}}, r).size() == 2);
   CHECK(
       plan_suite(s, PlanOptions{{"cpu", "gpu"}, std::nullopt, {"cold", "hot", "cold"}}, r).size() ==
       3);  // each mode once
-  // Asking cold of backends none of which has it is a usage error, not a run of nothing.
+  // Asking for a mode that no backend of the run has is a usage error, not a run of nothing.
   CHECK_THROWS_AS(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt, {"cold"}}, r),
                   perfgate::InputError);
-  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt, {"hot", "cold"}}, r),
-                    "--cache cold: backend cpu has no cold mode (cuda has)");
-  // A suite's cold selection is not such a request: the cpu backend runs its hot case.
+  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt, {"hot", "graph"}}, r),
+                    "--timing graph: backend cpu has no graph mode (cuda has)");
+  // A suite's cold and graph selection is not such a request: the cpu backend runs hot.
   CHECK(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt, {}}, r).size() == 1);
 }
 
-TEST_CASE("a cold case asks its instance to time cold, and is skipped where it cannot") {
+TEST_CASE("a timing mode reaches the instance, and a case is skipped where it cannot") {
   Registry r;
   bool usable = true;
   define(r, usable);
   using perfgate::microbench::testing::quick_case;
   const auto cold =
-      execute_case(quick_case("ones", "gpu", "narrow", {{"n", "4"}, {"cache", "cold"}}), r);
+      execute_case(quick_case("ones", "gpu", "narrow", {{"n", "4"}, {"timing", "cold"}}), r);
   REQUIRE(cold.status == ResultStatus::ok);
-  CHECK(cold.extra.at("probe_note").at("cold") == true);
+  CHECK(cold.extra.at("probe_note").at("timing") == "cold");
   const auto hot = execute_case(quick_case("ones", "gpu", "narrow", {{"n", "4"}}), r);
   REQUIRE(hot.status == ResultStatus::ok);
-  CHECK(hot.extra.at("probe_note").at("cold") == false);
+  CHECK(hot.extra.at("probe_note").at("timing") == "hot");
+  // An implementation that cannot time that way at all, and one that says why not.
   const auto refused =
-      execute_case(quick_case("ones", "cpu", "plain", {{"n", "4"}, {"cache", "cold"}}), r);
+      execute_case(quick_case("ones", "cpu", "plain", {{"n", "4"}, {"timing", "cold"}}), r);
   CHECK(refused.status == ResultStatus::skipped);
-  CHECK(refused.message == "the cpu implementation 'plain' has no cold mode");
+  CHECK(refused.message == "the cpu implementation 'plain' has no cold timing");
   CHECK(refused.samples.empty());
+  const auto declined =
+      execute_case(quick_case("ones", "gpu", "narrow", {{"n", "4"}, {"timing", "graph"}}), r);
+  CHECK(declined.status == ResultStatus::skipped);
+  CHECK(declined.message == "ones cannot be captured into a graph");
 }

@@ -33,7 +33,7 @@ impls = ["fused"]
 axes = { rows = [3, 5], cols = [64], dtype = ["f32"] }
 [[suites.quick.family]]
 name = "attention"
-cache = ["cold", "hot"]
+timing = ["cold", "graph", "hot"]
 axes = { b = [1], h = [2], hkv = [1, 2, 3], sq = [8], sk = [4, 8], d = [8], causal = [true], varlen = [false] }
 )";
 
@@ -63,8 +63,8 @@ TEST_CASE("a suites file parses into suites with sampling and compare settings")
   REQUIRE(s.families.size() == 2);
   CHECK(s.families[0].axes.at("rows") == std::vector<std::string>{"3", "5"});
   CHECK(s.families[1].axes.at("causal") == std::vector<std::string>{"1"});
-  CHECK(s.families[0].cache == std::vector<std::string>{"hot"});  // the default
-  CHECK(s.families[1].cache == std::vector<std::string>{"cold", "hot"});
+  CHECK(s.families[0].timing == std::vector<std::string>{"hot"});  // the default
+  CHECK(s.families[1].timing == std::vector<std::string>{"cold", "graph", "hot"});
   CHECK_THROWS_WITH(find_suite(file, "nope", "s.toml"),
                     Catch::Contains("no suite 'nope' (known: quick)"));
 }
@@ -73,11 +73,13 @@ TEST_CASE("suites file errors name file:line and the key") {
   CHECK_THAT(error_of("[suites.a]\nbackends = [\"tpu\"]\n[[suites.a.family]]\nname=\"x\"\n"),
              Catch::Contains("s.toml:2: suites.a.backends[0]: unknown backend 'tpu'"));
   CHECK_THAT(
-      error_of("[suites.a]\n[[suites.a.family]]\nname=\"x\"\ncache = [\"hot\", \"warm\"]\n"),
-      Catch::Contains("s.toml:4: suites.a.family[0].cache[1]: unknown cache mode 'warm' (hot or "
-                      "cold)"));
-  CHECK_THAT(error_of("[suites.a]\n[[suites.a.family]]\nname=\"x\"\ncache = []\n"),
-             Catch::Contains("suites.a.family[0].cache: must not be empty"));
+      error_of("[suites.a]\n[[suites.a.family]]\nname=\"x\"\ntiming = [\"hot\", \"warm\"]\n"),
+      Catch::Contains("s.toml:4: suites.a.family[0].timing[1]: unknown timing mode 'warm' (hot, "
+                      "cold or graph)"));
+  CHECK_THAT(error_of("[suites.a]\n[[suites.a.family]]\nname=\"x\"\ntiming = []\n"),
+             Catch::Contains("suites.a.family[0].timing: must not be empty"));
+  CHECK_THAT(error_of("[suites.a]\n[[suites.a.family]]\nname=\"x\"\ncache = [\"cold\"]\n"),
+             Catch::Contains("s.toml:4: suites.a.family[0].cache: unknown key"));
   CHECK_THAT(error_of("[suites.a]\n[suites.a.sampling]\nmin_samples = "
                       "\"many\"\n[[suites.a.family]]\nname=\"x\"\n"),
              Catch::Contains("s.toml:3: suites.a.sampling.min_samples: expected an integer"));

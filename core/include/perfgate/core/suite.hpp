@@ -24,9 +24,10 @@ struct SuiteFamily {
   std::string name;
   std::map<std::string, std::vector<std::string>> axes;  // overrides the family's defaults
   std::vector<std::string> impls;                        // empty: every implementation
-  // Cache state of the timed launches: "hot" (inputs left in cache by the previous launch) and,
-  // for backends that can flush their cache (cuda: L2), "cold". Each mode is its own series.
-  std::vector<std::string> cache{"hot"};
+  // How launches are timed: "hot" (back to back, inputs left in cache by the previous launch)
+  // and, for backends that have them (cuda), "cold" (the cache flushed before every launch)
+  // and "graph" (hot, replayed from a CUDA graph). Each mode is a series of its own.
+  std::vector<std::string> timing{"hot"};
 };
 
 struct SuiteTolerance {

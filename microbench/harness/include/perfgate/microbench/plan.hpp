@@ -18,8 +18,8 @@ namespace perfgate::microbench {
 struct PlanOptions {
   std::vector<std::string> backends;  // the backends to run (already resolved from auto)
   std::optional<std::regex> filter;   // matched (search) against the case name
-  // Cache modes ("hot", "cold") replacing every family's `cache` selection; empty: the suite's.
-  std::vector<std::string> cache;
+  // Timing modes ("hot", "cold", "graph") replacing every family's `timing`; empty: the suite's.
+  std::vector<std::string> timing;
 };
 
 // A backend that was asked for by name has no device on this machine (`perfgate run --backend
@@ -29,13 +29,13 @@ class BackendUnavailable : public NoDeviceError {
   using NoDeviceError::NoDeviceError;
 };
 
-// A case's cache mode is its `cache` parameter: absent when hot (the series of every suite
-// before cache modes existed), "cold" when planned cold, which only backends that declared a
-// cold cache (Registry::cold_cache_backend) get.
+// A case's timing mode is its `timing` parameter: absent when hot (the series of every suite
+// before timing modes existed), else the mode ("cold", "graph"), which only backends that
+// declared it (Registry::timing_mode) get.
 // Throws InputError naming the suite and the unknown family, axis or implementation,
 // BackendUnavailable when a backend of options.backends has a probe that fails here, and
 // ToolError (exit 2) when a backend of options.backends is not built into this binary, and
-// InputError when options.cache asks for cold and no backend of options.backends has it.
+// InputError when options.timing asks for a mode that no backend of options.backends has.
 std::vector<CaseRequest> plan_suite(const SuiteConfig& suite, const PlanOptions& options,
                                     const Registry& registry = Registry::instance());
 

@@ -84,6 +84,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfgate/core/model.hpp"
@@ -167,9 +168,10 @@ class Instance {
   // Manual timing: elapsed seconds of `iterations` back-to-back runs measured by the backend
   // itself (CUDA events); nullopt (the default) lets the harness time run() on its clock.
   virtual std::optional<double> time_batch(std::size_t /*iterations*/) { return std::nullopt; }
-  // A case planned cold (parameter cache=cold): from now on every timed invocation starts with
-  // the device cache flushed. False (the default) when the implementation cannot do that.
-  virtual bool use_cold_cache() { return false; }
+  // A case planned with a timing mode other than hot (parameter timing=cold or timing=graph,
+  // docs/suites.md): from now on time_batch times that way. False (the default) when the
+  // implementation has no such mode; it may throw CaseUnsupported to say why not.
+  virtual bool use_timing(const std::string& /*mode*/) { return false; }
   // Warm-up is over: the next time_batch calls are the kept samples.
   virtual void sampling_started() {}
   // What the implementation observed while sampling (an object; its members go into the
@@ -250,16 +252,20 @@ class Registry {
   const std::map<std::string, std::function<bool()>>& backend_probes() const { return probes_; }
   // The probe's `missing` text, else "backend '<name>' is not usable here".
   std::string backend_missing(const std::string& backend) const;
-  // A backend whose instances can time with a cold cache (Instance::use_cold_cache) declares
-  // it; suites' cold cases are planned for such backends only.
-  void cold_cache_backend(const std::string& backend) { cold_cache_.insert(backend); }
-  bool has_cold_cache(const std::string& backend) const { return cold_cache_.count(backend) != 0; }
+  // A backend whose instances can time in a mode other than hot (Instance::use_timing) declares
+  // it; suites' cases in that mode are planned for such backends only.
+  void timing_mode(const std::string& backend, const std::string& mode) {
+    timing_modes_.insert({backend, mode});
+  }
+  bool has_timing_mode(const std::string& backend, const std::string& mode) const {
+    return mode == "hot" || timing_modes_.count({backend, mode}) != 0;
+  }
 
  private:
   std::vector<std::unique_ptr<Family>> families_;
   std::map<std::string, std::function<bool()>> probes_;
   std::map<std::string, std::string> missing_;
-  std::set<std::string> cold_cache_;
+  std::set<std::pair<std::string, std::string>> timing_modes_;  // (backend, mode)
 };
 
 namespace detail {
