@@ -20,6 +20,7 @@
 #include "perfgate/microbench/plan.hpp"
 #include "perfgate/preflight/doctor.hpp"
 #include "run_cases.hpp"
+#include "run_ceilings.hpp"
 #include "run_progress.hpp"
 #include "run_table.hpp"
 
@@ -32,7 +33,7 @@ struct RunOptions {
   std::vector<std::string> labels;
   std::vector<std::string> timing;  // empty: each family's `timing` in the suite
   double case_timeout_s = 0;        // 0: the suite's
-  bool no_store = false, list = false, strict = false;
+  bool no_store = false, list = false, strict = false, no_ceilings = false;
 };
 
 std::filesystem::path suites_path(const RunOptions& o) {
@@ -146,11 +147,19 @@ int execute(const RunOptions& o) {
   const double timeout_s = o.case_timeout_s > 0 ? o.case_timeout_s : suite.case_timeout_s;
   const auto limit = std::chrono::milliseconds(static_cast<long>(timeout_s * 1000));
   const auto scratch = std::filesystem::path(output.string() + ".case.json");
+  // The ceilings this run's results are fractions of, before its first case (DESIGN.md §5).
+  const RunCeilings ceilings =
+      o.no_ceilings ? RunCeilings{} : measure_ceilings(runner, cases, limit, scratch);
+  if (!ceilings.record.empty()) {
+    run.metadata["ceilings"] = ceilings.record;
+    write_document_file(output, run);
+  }
   bool all_ok = true, interrupted = false;
   ProgressLine progress(stderr, cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) {
     progress.start_case(i, cases[i].key().name());
     run.results.push_back(run_case_isolated(runner, cases[i], limit, scratch));
+    add_fractions(run.results.back(), cases[i].backend, ceilings);
     const auto status = run.results.back().status;
     all_ok = all_ok && (status == ResultStatus::ok || status == ResultStatus::skipped);
     interrupted = interrupted || status == ResultStatus::crashed || status == ResultStatus::timeout;
@@ -206,6 +215,8 @@ void add_run_command(CLI::App& app, Action& action) {
                   "seconds a case may run before it is killed")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--list", opts->list, "print the cases and exit");
+  cmd->add_flag("--no-ceilings", opts->no_ceilings,
+                "do not measure the copy and GEMM ceilings that results are fractions of");
   cmd->callback([&action, opts] { action = [opts] { return execute(*opts); }; });
 }
 

@@ -1,6 +1,7 @@
 # `perfgate run`: its helpers, and the measuring child perfgate-microbench built next to perfgate.
 target_sources(perfgate PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/run_cases.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run_ceilings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_progress.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_table.cpp
 )

@@ -14,3 +14,4 @@ if(TARGET perfgate_mb_cuda)
   perfgate_unit_test(microbench_cuda_backend SOURCES unit/microbench/cuda_backend_test.cpp
     LIBS perfgate_microbench)
 endif()
+perfgate_unit_test(microbench_ceilings SOURCES unit/microbench/ceilings_test.cpp LIBS perfgate_mb_harness)

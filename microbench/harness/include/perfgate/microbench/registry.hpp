@@ -88,6 +88,7 @@
 #include <vector>
 
 #include "perfgate/core/model.hpp"
+#include "perfgate/microbench/ceilings.hpp"
 
 namespace perfgate::microbench {
 
@@ -252,6 +253,14 @@ class Registry {
   const std::map<std::string, std::function<bool()>>& backend_probes() const { return probes_; }
   // The probe's `missing` text, else "backend '<name>' is not usable here".
   std::string backend_missing(const std::string& backend) const;
+  // A backend that measures the ceilings its results are fractions of (ceilings.hpp) registers
+  // how; `perfgate run` calls it once per run in a measuring child of its own.
+  void backend_ceilings(const std::string& backend, std::function<Ceilings()> measure) {
+    ceilings_[backend] = std::move(measure);
+  }
+  const std::map<std::string, std::function<Ceilings()>>& ceiling_probes() const {
+    return ceilings_;
+  }
   // A backend whose instances can time in a mode other than hot (Instance::use_timing) declares
   // it; suites' cases in that mode are planned for such backends only.
   void timing_mode(const std::string& backend, const std::string& mode) {
@@ -266,6 +275,7 @@ class Registry {
   std::map<std::string, std::function<bool()>> probes_;
   std::map<std::string, std::string> missing_;
   std::set<std::pair<std::string, std::string>> timing_modes_;  // (backend, mode)
+  std::map<std::string, std::function<Ceilings()>> ceilings_;
 };
 
 namespace detail {

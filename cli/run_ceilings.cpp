@@ -1,0 +1,54 @@
+#include "run_ceilings.hpp"
+
+#include <cctype>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "perfgate/core/document.hpp"
+#include "perfgate/core/error.hpp"
+#include "perfgate/core/process.hpp"
+#include "perfgate/microbench/registry.hpp"
+
+namespace perfgate::cli {
+
+RunCeilings measure_ceilings(const std::filesystem::path& runner,
+                             const std::vector<microbench::CaseRequest>& cases,
+                             std::chrono::milliseconds limit,
+                             const std::filesystem::path& scratch) {
+  std::set<std::string> backends;
+  for (const auto& c : cases) backends.insert(c.backend);
+  const auto& probes = microbench::Registry::instance().ceiling_probes();
+  RunCeilings out;
+  for (const std::string& backend : backends) {
+    if (probes.count(backend) == 0) continue;
+    std::filesystem::remove(scratch);
+    ProcessOptions opts;
+    opts.timeout = limit;
+    opts.capture_stderr = true;
+    const auto proc =
+        run_process({runner.string(), "--ceilings", backend, "--output", scratch.string()}, opts);
+    try {
+      if (!proc.ok() || !std::filesystem::exists(scratch)) {
+        std::string err = proc.err.size() > 300 ? proc.err.substr(proc.err.size() - 300) : proc.err;
+        while (!err.empty() && std::isspace(static_cast<unsigned char>(err.back()))) err.pop_back();
+        throw InputError(fmt::format("measuring process {}: {}", proc.describe(), err));
+      }
+      const auto ceilings =
+          microbench::ceilings_from_json(read_json_file(scratch), scratch.string());
+      out.record[backend] = microbench::to_json(ceilings);
+      out.measured.emplace(backend, ceilings);
+    } catch (const std::exception& e) {
+      out.record[backend] = {{"error", e.what()}};
+    }
+    std::filesystem::remove(scratch);
+  }
+  return out;
+}
+
+void add_fractions(Result& r, const std::string& backend, const RunCeilings& ceilings) {
+  if (const auto it = ceilings.measured.find(backend); it != ceilings.measured.end())
+    microbench::add_ceiling_fractions(r, it->second);
+}
+
+}  // namespace perfgate::cli
