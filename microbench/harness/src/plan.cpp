@@ -60,10 +60,13 @@ void require_timing_modes(const PlanOptions& options, const Registry& registry) 
     if (std::any_of(options.backends.begin(), options.backends.end(),
                     [&](const std::string& b) { return registry.has_timing_mode(b, mode); }))
       continue;
-    throw InputError(fmt::format("--timing {}: {} {} {} no {} mode (cuda has)", mode,
+    const auto having = registry.backends_with_timing_mode(mode);
+    throw InputError(fmt::format("--timing {}: {} {} {} no {} mode ({})", mode,
                                  options.backends.size() == 1 ? "backend" : "backends",
                                  fmt::join(options.backends, ", "),
-                                 options.backends.size() == 1 ? "has" : "have", mode));
+                                 options.backends.size() == 1 ? "has" : "have", mode,
+                                 having.empty() ? "no backend built in has"
+                                                : fmt::format("{} has", fmt::join(having, ", "))));
   }
 }
 

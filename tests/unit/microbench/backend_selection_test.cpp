@@ -165,7 +165,10 @@ TEST_CASE("timing modes are planned for the backends that have them, as their ow
   CHECK_THROWS_AS(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt, {"cold"}}, r),
                   perfgate::InputError);
   CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt, {"hot", "graph"}}, r),
-                    "--timing graph: backend cpu has no graph mode (cuda has)");
+                    "--timing graph: backend cpu has no graph mode (gpu has)");
+  CHECK_THROWS_WITH(plan_suite(s, PlanOptions{{"cpu", "gpu"}, std::nullopt, {"turbo"}}, r),
+                    "--timing turbo: backends cpu, gpu have no turbo mode (no backend built in "
+                    "has)");
   // A suite's cold and graph selection is not such a request: the cpu backend runs hot.
   CHECK(plan_suite(s, PlanOptions{{"cpu"}, std::nullopt, {}}, r).size() == 1);
 }

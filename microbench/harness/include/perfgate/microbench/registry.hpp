@@ -269,6 +269,12 @@ class Registry {
   bool has_timing_mode(const std::string& backend, const std::string& mode) const {
     return mode == "hot" || timing_modes_.count({backend, mode}) != 0;
   }
+  std::vector<std::string> backends_with_timing_mode(const std::string& mode) const {
+    std::vector<std::string> out;
+    for (const auto& [backend, m] : timing_modes_)
+      if (m == mode) out.push_back(backend);
+    return out;
+  }
 
  private:
   std::vector<std::unique_ptr<Family>> families_;
