@@ -163,7 +163,7 @@ class NcclBackend final : public Backend {
 
   std::map<std::string, std::string> fingerprint_keys() const override {
     int version = 0;
-    ncclGetVersion(&version);
+    PG_CHECK(ncclGetVersion(&version));
     return {{"nccl.version", std::to_string(version)}};
   }
 

@@ -62,7 +62,7 @@ void NcclComm::abort() noexcept {
 
 std::string NcclComm::version() {
   int v = 0;
-  ncclGetVersion(&v);
+  check(ncclGetVersion(&v), "ncclGetVersion");
   return std::to_string(v);
 }
 
