@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# A confirming block that does not measure an alarmed case: the candidate is three times slower
+# A confirming block that does not measure an alarmed case: the candidate is twenty times slower
 # on the test-only fault family, and the baseline build's confirming processes crash in that
 # case. The alarm is then NOT_COMPARABLE (exit 3), not judged again on the first blocks, and
 # the report names the blocks that missed it and why.
 source "$(dirname "$0")/../lib.sh"
+# (Twenty, not three: two blocks a side of a tiny case under AddressSanitizer spread so widely
+# that the tolerance reached +110 % and a threefold slowdown raised no alarm to confirm.)
 # AddressSanitizer turns a SIGSEGV into a report and exit 1; the case must end by the signal.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 export PERFGATE_SUITES_FILE="$TEST_DATA/reliability/suites_isolation.toml"
@@ -11,7 +13,7 @@ export PERFGATE_SUITES_FILE="$TEST_DATA/reliability/suites_isolation.toml"
 # The baseline's first two processes copy; from the third on (the confirming ones) they crash.
 printf '#!/bin/sh\nn=$(cat "%s/count" 2>/dev/null || echo 0)\necho $((n + 1)) >"%s/count"\nif [ "$n" -lt 2 ]; then export PERFGATE_TEST_FAULT=none; else export PERFGATE_TEST_FAULT=crash; fi\nexec "%s" "$@"\n' \
   "$WORK" "$WORK" "$PERFGATE" >"$WORK/crashes-later"
-printf '#!/bin/sh\nPERFGATE_TEST_FAULT=none PERFGATE_TEST_SLOWDOWN=test_fault:3 exec "%s" "$@"\n' \
+printf '#!/bin/sh\nPERFGATE_TEST_FAULT=none PERFGATE_TEST_SLOWDOWN=test_fault:20 exec "%s" "$@"\n' \
   "$PERFGATE" >"$WORK/slow"
 chmod +x "$WORK/crashes-later" "$WORK/slow"
 
