@@ -122,15 +122,9 @@ int run_gate(const GateOptions& o) {
     again.filter = microbench::exact_cases_filter({cases.begin(), cases.end()});
     BlockRuns more = run_interleaved(baseline_bin, candidate_bin, again, o.confirm_blocks,
                                      out_dir / "runs", o.blocks + 1);
-    regress::ConfirmingBlocks measured{o.confirm_blocks,
-                                       baseline_bin.has_value(),
-                                       regress::measured_blocks(more.baseline),
-                                       regress::measured_blocks(more.candidate),
-                                       {}};
-    regress::unmeasured_blocks(measured.unmeasured, more.baseline, "baseline", o.blocks + 1,
-                               alarmed);
-    regress::unmeasured_blocks(measured.unmeasured, more.candidate, "candidate", o.blocks + 1,
-                               alarmed);
+    const auto measured =
+        regress::confirming_blocks(o.confirm_blocks, baseline_bin.has_value(), more.baseline,
+                                   more.candidate, o.blocks + 1, alarmed);
     for (auto side : {&BlockRuns::baseline, &BlockRuns::candidate})
       std::move((more.*side).begin(), (more.*side).end(), std::back_inserter(runs.*side));
     comparison =

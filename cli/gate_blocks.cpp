@@ -49,7 +49,7 @@ Run run_block(const BuildUnderTest& build, const SuiteInvocation& how,
   const ProcessResult r = run_process(argv, opts);
   // Exit 1 from `run` can mean "some case failed": the document says which; use it if written.
   if (!std::filesystem::exists(output)) {
-    std::string err = r.err.size() > 2000 ? r.err.substr(r.err.size() - 2000) : r.err;
+    const std::string err = r.err_tail(2000);
     if (!r.timed_out && r.signal == 0 &&
         r.exit_code == exit_code::no_device)  // the GPU is gone: say so, not "tool error"
       throw NoDeviceError(fmt::format("gate: {} ({}): {}", what, build.perfgate.string(), err));

@@ -24,10 +24,6 @@ std::filesystem::path microbench_runner() {
 
 namespace {
 
-std::string tail(const std::string& text, std::size_t n) {
-  return text.size() > n ? text.substr(text.size() - n) : text;
-}
-
 Result outcome(const microbench::CaseRequest& request, ResultStatus status, std::string message) {
   Result r;
   r.key = request.key();
@@ -58,7 +54,7 @@ Result run_case_isolated(const std::filesystem::path& runner,
   if (!proc.ok() || !std::filesystem::exists(scratch))
     return outcome(
         request, ResultStatus::error,
-        fmt::format("measuring process failed ({}): {}", proc.describe(), tail(proc.err, 500)));
+        fmt::format("measuring process failed ({}): {}", proc.describe(), proc.err_tail(500)));
   Run child = read_document_file(scratch);
   std::filesystem::remove(scratch);
   if (child.results.size() != 1)

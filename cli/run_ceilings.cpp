@@ -1,6 +1,5 @@
 #include "run_ceilings.hpp"
 
-#include <cctype>
 #include <set>
 
 #include <fmt/format.h>
@@ -28,17 +27,17 @@ RunCeilings measure_ceilings(const std::filesystem::path& runner,
     opts.capture_stderr = true;
     const auto proc =
         run_process({runner.string(), "--ceilings", backend, "--output", scratch.string()}, opts);
-    try {
-      if (!proc.ok() || !std::filesystem::exists(scratch)) {
-        std::string err = proc.err.size() > 300 ? proc.err.substr(proc.err.size() - 300) : proc.err;
-        while (!err.empty() && std::isspace(static_cast<unsigned char>(err.back()))) err.pop_back();
-        throw InputError(fmt::format("measuring process {}: {}", proc.describe(), err));
-      }
+    if (!proc.ok() || !std::filesystem::exists(scratch)) {
+      out.record[backend] = {
+          {"error", fmt::format("measuring process {}: {}", proc.describe(), proc.err_tail(300))}};
+      continue;
+    }
+    try {  // a file the child wrote but that is not a ceilings record
       const auto ceilings =
           microbench::ceilings_from_json(read_json_file(scratch), scratch.string());
       out.record[backend] = microbench::to_json(ceilings);
       out.measured.emplace(backend, ceilings);
-    } catch (const std::exception& e) {
+    } catch (const InputError& e) {
       out.record[backend] = {{"error", e.what()}};
     }
     std::filesystem::remove(scratch);

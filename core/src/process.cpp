@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +24,12 @@ std::string ProcessResult::describe() const {
   if (timed_out) return "timed out";
   if (signal != 0) return fmt::format("signal {} ({})", signal, strsignal(signal));
   return fmt::format("exit {}", exit_code);
+}
+
+std::string ProcessResult::err_tail(std::size_t max_chars) const {
+  std::string tail = err.size() > max_chars ? err.substr(err.size() - max_chars) : err;
+  while (!tail.empty() && std::isspace(static_cast<unsigned char>(tail.back()))) tail.pop_back();
+  return tail;
 }
 
 std::optional<std::string> find_program(const std::string& name) {

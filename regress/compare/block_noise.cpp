@@ -32,12 +32,6 @@ std::map<std::string, BlockMedians> block_medians(const std::vector<Run>& baseli
   return out;
 }
 
-std::map<std::string, std::size_t> measured_blocks(const std::vector<Run>& blocks) {
-  std::map<std::string, std::size_t> counts;
-  for (const auto& [id, medians] : medians_of(blocks)) counts[id] = medians.size();
-  return counts;
-}
-
 std::map<std::string, double> between_block_noise(const std::vector<std::vector<Run>>& sides) {
   struct Pooled {
     double squares = 0;

@@ -35,26 +35,40 @@ std::size_t count_of(const std::map<std::string, std::size_t>& counts, const std
   return it == counts.end() ? 0 : it->second;
 }
 
-}  // namespace
-
-void unmeasured_blocks(std::map<std::string, std::vector<std::string>>& into,
-                       const std::vector<Run>& blocks, const std::string& side, int first_block,
-                       const std::set<std::string>& series) {
+// One side's blocks: each series counted where a block holds an ok result with samples of it,
+// and a line saying why where it does not.
+void scan_side(const std::vector<Run>& blocks, const std::string& side, int first_block,
+               const std::set<std::string>& series, std::map<std::string, std::size_t>& counts,
+               std::map<std::string, std::vector<std::string>>& unmeasured) {
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     const std::string block = fmt::format("{} block {}", side, first_block + int(b));
+    const auto& results = blocks[b].results;
     for (const std::string& id : series) {
-      const auto& results = blocks[b].results;
       const auto r = std::find_if(results.begin(), results.end(),
                                   [&](const Result& x) { return x.key.id() == id; });
       if (r == results.end())
-        into[id].push_back(block + ": absent");
+        unmeasured[id].push_back(block + ": absent");
       else if (r->status != ResultStatus::ok)
-        into[id].push_back(fmt::format("{}: {}{}", block, to_string(r->status),
-                                       r->message.empty() ? "" : " (" + r->message + ")"));
+        unmeasured[id].push_back(fmt::format("{}: {}{}", block, to_string(r->status),
+                                             r->message.empty() ? "" : " (" + r->message + ")"));
       else if (r->summary.n == 0)
-        into[id].push_back(block + ": no samples");
+        unmeasured[id].push_back(block + ": no samples");
+      else
+        ++counts[id];
     }
   }
+}
+
+}  // namespace
+
+ConfirmingBlocks confirming_blocks(int requested, bool has_baseline_blocks,
+                                   const std::vector<Run>& baseline,
+                                   const std::vector<Run>& candidate, int first_block,
+                                   const std::set<std::string>& series) {
+  ConfirmingBlocks out{requested, has_baseline_blocks, {}, {}, {}};
+  scan_side(baseline, "baseline", first_block, series, out.baseline, out.unmeasured);
+  scan_side(candidate, "candidate", first_block, series, out.candidate, out.unmeasured);
+  return out;
 }
 
 std::set<std::string> alarmed_series(const Comparison& c) {

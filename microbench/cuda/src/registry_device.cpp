@@ -105,7 +105,7 @@ bool CudaInstance::use_timing(const std::string& mode) {
 // Hot: back-to-back launches. Cold: each launch after an L2 flush and timed alone, the flush
 // outside the time; the flush evicts what the previous launch left, so no input copies. Graph:
 // the batch captured into a CUDA graph and replayed, without the host's launch cost between
-// kernels (the replay's own start, a few us, falls inside the sample).
+// kernels (the replay's own start falls inside the sample).
 // A sample the NVML reading disqualifies (thermal or hardware slowdown) is retaken; a GPU that
 // stays throttled gives no trustworthy time, and the case fails saying so.
 std::optional<double> CudaInstance::time_batch(std::size_t iterations) {

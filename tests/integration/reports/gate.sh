@@ -92,14 +92,13 @@ done
 # A slowdown that does not come back: the candidate is slow in its first two processes only.
 # Both builds' next three processes are alike, the comparison over all five blocks does not
 # raise the alarm again, and the gate passes with the alarm recorded as not confirmed.
-printf '#!/bin/sh\nn=$(cat "%s/count" 2>/dev/null || echo 0)\necho $((n + 1)) >"%s/count"\n[ "$n" -lt 2 ] && export PERFGATE_TEST_SLOWDOWN=softmax:5\nexec "%s" "$@"\n' \
-  "$WORK" "$WORK" "$PERFGATE" >"$WORK/slow-at-first"
-chmod +x "$WORK/slow-at-first"
+phased_perfgate "$WORK/slow-at-first" 2 PERFGATE_TEST_SLOWDOWN=softmax:5 ""
 expect_exit 0 "$PERFGATE" gate --suite smoke --filter softmax --blocks 2 --confirm-blocks 3 \
   --baseline-bin "$PERFGATE" --candidate-bin "$WORK/slow-at-first" --output-dir "$WORK/transient" \
   --db "$WORK/absent.db"
 expect_in err 'confirming with 3 more block\(s\)'
-[ "$(cat "$WORK/count")" -eq 5 ] || fail "expected 2 + 3 candidate processes, got $(cat "$WORK/count")"
+[ "$(invocations "$WORK/slow-at-first")" -eq 5 ] ||
+  fail "expected 2 + 3 candidate processes, got $(invocations "$WORK/slow-at-first")"
 python3 - "$WORK/transient/report.json" <<'PY' || fail "report.json of the transient slowdown"
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -11,17 +11,15 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 export PERFGATE_SUITES_FILE="$TEST_DATA/reliability/suites_isolation.toml"
 
 # The baseline's first two processes copy; from the third on (the confirming ones) they crash.
-printf '#!/bin/sh\nn=$(cat "%s/count" 2>/dev/null || echo 0)\necho $((n + 1)) >"%s/count"\nif [ "$n" -lt 2 ]; then export PERFGATE_TEST_FAULT=none; else export PERFGATE_TEST_FAULT=crash; fi\nexec "%s" "$@"\n' \
-  "$WORK" "$WORK" "$PERFGATE" >"$WORK/crashes-later"
-printf '#!/bin/sh\nPERFGATE_TEST_FAULT=none PERFGATE_TEST_SLOWDOWN=test_fault:20 exec "%s" "$@"\n' \
-  "$PERFGATE" >"$WORK/slow"
-chmod +x "$WORK/crashes-later" "$WORK/slow"
+phased_perfgate "$WORK/crashes-later" 2 PERFGATE_TEST_FAULT=none PERFGATE_TEST_FAULT=crash
+phased_perfgate "$WORK/slow" 0 "" "PERFGATE_TEST_FAULT=none PERFGATE_TEST_SLOWDOWN=test_fault:20"
 
 expect_exit 3 "$PERFGATE" gate --suite isolation --filter test_fault --blocks 2 --confirm-blocks 2 \
   --baseline-bin "$WORK/crashes-later" --candidate-bin "$WORK/slow" --output-dir "$WORK/gate" \
   --db "$WORK/absent.db"
 expect_in err 'confirming with 2 more block\(s\)'
-[ "$(cat "$WORK/count")" -eq 4 ] || fail "expected 2 + 2 baseline processes, got $(cat "$WORK/count")"
+[ "$(invocations "$WORK/crashes-later")" -eq 4 ] ||
+  fail "expected 2 + 2 baseline processes, got $(invocations "$WORK/crashes-later")"
 python3 - "$WORK/gate/report.json" <<'PY' || fail "report.json of the unmeasured confirmation"
 import json, re, sys
 d = json.load(open(sys.argv[1]))

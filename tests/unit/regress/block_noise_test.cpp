@@ -299,8 +299,8 @@ TEST_CASE("confirmation blocks withdraw a slowdown that does not come back") {
 
   const auto more_base = blocks("c", {100, 99, 101, 100, 101});
   const auto measured = [&](const std::vector<Run>& more_slow) {
-    return regress::ConfirmingBlocks{
-        5, true, regress::measured_blocks(more_base), regress::measured_blocks(more_slow), {}};
+    return regress::confirming_blocks(5, true, more_base, more_slow, 6,
+                                      regress::alarmed_series(first));
   };
   const auto recovered = blocks("d", {100, 101, 100, 99, 100});
   const auto transient = regress::confirm_alarms(

@@ -228,15 +228,20 @@ TEST_CASE("the blocks that did not measure an alarmed series are named with the 
       result("a", ResultStatus::crashed, 0, "measuring process ended by signal 11"),
       result("b", ResultStatus::ok, 0)};
   blocks[2].results = {result("b", ResultStatus::timeout, 0)};
-  std::map<std::string, std::vector<std::string>> why;
-  regress::unmeasured_blocks(why, blocks, "baseline", 6, {"a@time", "b@time"});
-  CHECK(why["a@time"] ==
+  const std::set<std::string> series{"a@time", "b@time"};
+  const auto c = regress::confirming_blocks(3, true, blocks, {blocks[0], blocks[0]}, 6, series);
+  CHECK(c.requested == 3);
+  CHECK(c.baseline == std::map<std::string, std::size_t>{{"a@time", 1}, {"b@time", 1}});
+  CHECK(c.candidate == std::map<std::string, std::size_t>{{"a@time", 2}, {"b@time", 2}});
+  // The candidate's blocks measured both series: every line is the baseline's.
+  CHECK(c.unmeasured.size() == 2);
+  CHECK(c.unmeasured.at("a@time") ==
         std::vector<std::string>{"baseline block 7: crashed (measuring process ended by signal 11)",
                                  "baseline block 8: absent"});
-  CHECK(why["b@time"] ==
+  CHECK(c.unmeasured.at("b@time") ==
         std::vector<std::string>{"baseline block 7: no samples", "baseline block 8: timeout"});
-  // Series that every block measured get no line; a second side adds to the same map.
-  regress::unmeasured_blocks(why, {blocks[0]}, "candidate", 6, {"a@time", "b@time"});
-  CHECK(why.size() == 2);
-  CHECK(why["a@time"].size() == 2);
+  // A series asked about that no block holds is counted nowhere and named in every block.
+  const auto none = regress::confirming_blocks(1, false, {}, {blocks[2]}, 4, {"z@time"});
+  CHECK(none.candidate.empty());
+  CHECK(none.unmeasured.at("z@time") == std::vector<std::string>{"candidate block 4: absent"});
 }

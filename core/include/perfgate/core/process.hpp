@@ -1,6 +1,7 @@
 #pragma once
 // Runs a child program from an argument vector (never a shell string) and captures its output.
 #include <chrono>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -23,6 +24,9 @@ struct ProcessResult {
   bool ok() const { return !timed_out && signal == 0 && exit_code == 0; }
   std::string describe()
       const;  // "exit 3", "signal 11 (Segmentation fault)", "timed out after 5 s"
+  // The end of stderr, at most `max_chars`, without trailing whitespace: for a message that
+  // says why a child failed.
+  std::string err_tail(std::size_t max_chars) const;
 };
 
 // Throws ToolError when the program cannot be started (names argv[0]).

@@ -23,7 +23,4 @@ std::map<std::string, double> between_block_noise(const std::vector<std::vector<
 std::map<std::string, BlockMedians> block_medians(const std::vector<Run>& baseline,
                                                   const std::vector<Run>& candidate);
 
-// How many of `blocks` (one run per process) hold an ok result with samples of each series.
-std::map<std::string, std::size_t> measured_blocks(const std::vector<Run>& blocks);
-
 }  // namespace perfgate::regress

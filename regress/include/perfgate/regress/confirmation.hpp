@@ -16,23 +16,24 @@ namespace perfgate::regress {
 std::set<std::string> alarmed_series(const Comparison& c);
 
 // What the confirming processes were asked for and what they measured: per series, how many
-// of their blocks hold an ok result of it on each side (measured_blocks). A gate against the
-// store runs no baseline processes, and only the candidate's count is consulted.
+// of their blocks hold an ok result with samples of it on each side, and why each other block
+// did not. A gate against the store runs no baseline processes, and only the candidate's count
+// is consulted.
 struct ConfirmingBlocks {
   int requested = 0;
   bool has_baseline_blocks = true;
   std::map<std::string, std::size_t> baseline, candidate;
-  // Per series, why a confirming block did not measure it (unmeasured_blocks).
+  // Per series, one line per block that did not measure it: "baseline block 4: crashed
+  // (measuring process ended by signal 11)", "... absent", "... timeout", "... no samples".
   std::map<std::string, std::vector<std::string>> unmeasured;
 };
 
-// Adds to `into`, for each series of `series`, one line per block of `blocks` (one run per
-// process, numbered from `first_block`) that holds no ok result with samples of it: "baseline
-// block 4: crashed (measuring process ended by signal 11)", or "... absent" when the block has
-// no result of it at all.
-void unmeasured_blocks(std::map<std::string, std::vector<std::string>>& into,
-                       const std::vector<Run>& blocks, const std::string& side, int first_block,
-                       const std::set<std::string>& series);
+// Reads the confirming blocks of both sides (one run per process, numbered from `first_block`)
+// once, for each series of `series`.
+ConfirmingBlocks confirming_blocks(int requested, bool has_baseline_blocks,
+                                   const std::vector<Run>& baseline,
+                                   const std::vector<Run>& candidate, int first_block,
+                                   const std::set<std::string>& series);
 
 // `first` with each alarm replaced by `second`'s verdict on the same series and scale (the
 // comparison over the first blocks and the confirming ones). The alarm stands where `second`
