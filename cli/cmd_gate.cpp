@@ -172,6 +172,7 @@ void add_gate_command(CLI::App& app, Action& action) {
                   "More blocks per side, of the alarmed cases only, before an alarm stands "
                   "(default 5; 0: none)")
       ->check(number_in(0, 100));
+  add_measure_options(*cmd, opts->suite.measure);
   cmd->add_option("--run-arg", opts->suite.extra_args,
                   "Extra argument for each `run` process (repeatable)")
       ->allow_extra_args(false);

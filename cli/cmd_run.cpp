@@ -21,6 +21,7 @@
 #include "perfgate/preflight/doctor.hpp"
 #include "run_cases.hpp"
 #include "run_ceilings.hpp"
+#include "run_measure_options.hpp"
 #include "run_progress.hpp"
 #include "run_table.hpp"
 
@@ -28,12 +29,12 @@ namespace perfgate::cli {
 namespace {
 
 struct RunOptions {
-  std::string suite = "smoke", filter, backend = "auto", db, output, trigger = "adhoc";
+  std::string suite = "smoke", filter, db, output, trigger = "adhoc";
   std::string branch, commit, suites_file;
   std::vector<std::string> labels;
-  std::vector<std::string> timing;  // empty: each family's `timing` in the suite
-  double case_timeout_s = 0;        // 0: the suite's
-  bool no_store = false, list = false, strict = false, no_ceilings = false;
+  MeasureOptions measure;
+  double case_timeout_s = 0;  // 0: the suite's
+  bool no_store = false, list = false, strict = false;
 };
 
 std::filesystem::path suites_path(const RunOptions& o) {
@@ -50,7 +51,8 @@ struct BackendChoice {
 };
 
 BackendChoice resolve_backends(const RunOptions& o, const SuiteConfig& suite) {
-  if (o.backend == "cpu" || o.backend == "cuda") return {{o.backend}, {}};
+  const std::string& backend = o.measure.backend;
+  if (backend == "cpu" || backend == "cuda") return {{backend}, {}};
   BackendChoice choice;  // auto: the suite's backends this machine can run
   for (const auto& b : microbench::available_backends())
     if (std::find(suite.backends.begin(), suite.backends.end(), b) != suite.backends.end())
@@ -95,7 +97,7 @@ int execute(const RunOptions& o) {
   for (const auto& note : backends.unavailable) std::cerr << "perfgate: " << note << "\n";
   microbench::PlanOptions plan;
   plan.backends = backends.backends;
-  plan.timing = o.timing;
+  plan.timing = o.measure.timing;
   if (!o.filter.empty()) {
     try {
       plan.filter.emplace(o.filter, std::regex::ECMAScript);
@@ -149,7 +151,7 @@ int execute(const RunOptions& o) {
   const auto scratch = std::filesystem::path(output.string() + ".case.json");
   // The ceilings this run's results are fractions of, before its first case (DESIGN.md §5).
   const RunCeilings ceilings =
-      o.no_ceilings ? RunCeilings{} : measure_ceilings(runner, cases, limit, scratch);
+      o.measure.no_ceilings ? RunCeilings{} : measure_ceilings(runner, cases, limit, scratch);
   if (!ceilings.record.empty()) {
     run.metadata["ceilings"] = ceilings.record;
     write_document_file(output, run);
@@ -189,15 +191,7 @@ void add_run_command(CLI::App& app, Action& action) {
   cmd->add_option("--suite", opts->suite, "suite name in the suites file (default smoke)");
   cmd->add_option("--filter", opts->filter,
                   "only cases whose name matches this regular expression");
-  cmd->add_option("--backend", opts->backend,
-                  "cpu, cuda or auto (the suite's backends available here)")
-      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  cmd->add_option("--timing", opts->timing,
-                  "hot, cold, graph or a list (hot,cold): how launches are timed, replacing the "
-                  "suite's (cold: L2 flushed before each launch; graph: replayed from a CUDA "
-                  "graph; both cuda only)")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"hot", "cold", "graph"}));
+  add_measure_options(*cmd, opts->measure);
   add_db_option(*cmd, opts->db);
   cmd->add_flag("--no-store", opts->no_store, "do not ingest the run into the store");
   cmd->add_flag("--strict", opts->strict, "refuse to measure when `perfgate doctor` warns");
@@ -215,8 +209,6 @@ void add_run_command(CLI::App& app, Action& action) {
                   "seconds a case may run before it is killed")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--list", opts->list, "print the cases and exit");
-  cmd->add_flag("--no-ceilings", opts->no_ceilings,
-                "do not measure the copy and GEMM ceilings that results are fractions of");
   cmd->callback([&action, opts] { action = [opts] { return execute(*opts); }; });
 }
 

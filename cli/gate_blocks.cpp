@@ -31,6 +31,8 @@ std::vector<std::string> suite_command(const std::filesystem::path& perfgate,
     argv.push_back("--filter");
     argv.push_back(how.filter);
   }
+  const auto measure = measure_arguments(how.measure);
+  argv.insert(argv.end(), measure.begin(), measure.end());
   argv.insert(argv.end(), how.extra_args.begin(), how.extra_args.end());
   return argv;
 }

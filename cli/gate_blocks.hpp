@@ -9,13 +9,15 @@
 #include <vector>
 
 #include "perfgate/core/model.hpp"
+#include "run_measure_options.hpp"
 
 namespace perfgate::cli {
 
 struct SuiteInvocation {
   std::string suite = "premerge";
   std::string filter;                   // empty: the whole suite
-  std::vector<std::string> extra_args;  // passed through to `run`
+  MeasureOptions measure;               // --backend, --timing, --no-ceilings of `run`
+  std::vector<std::string> extra_args;  // passed through to `run` after those
   std::chrono::seconds timeout{1800};   // per process
 };
 

@@ -3,3 +3,4 @@ perfgate_integration_test(reports_gate reports/gate.sh MEASURES LABELS gate TIME
 perfgate_integration_test(reports_nightly reports/nightly.sh MEASURES LABELS gate TIMEOUT 600)
 perfgate_integration_test(reports_ci_files reports/ci_files.sh TIMEOUT 60)
 perfgate_integration_test(reports_gate_unmeasured reports/gate_unmeasured.sh MEASURES LABELS gate TIMEOUT 300)
+perfgate_integration_test(reports_gate_run_options reports/gate_run_options.sh MEASURES LABELS gate TIMEOUT 300)

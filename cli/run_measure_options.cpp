@@ -1,0 +1,30 @@
+#include "run_measure_options.hpp"
+
+namespace perfgate::cli {
+
+void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
+  cmd.add_option("--backend", o.backend, "cpu, cuda or auto (the suite's backends available here)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  cmd.add_option("--timing", o.timing,
+                 "hot, cold, graph or a list (hot,cold): how launches are timed, replacing the "
+                 "suite's (cold: L2 flushed before each launch; graph: replayed from a CUDA "
+                 "graph; both cuda only)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"hot", "cold", "graph"}));
+  cmd.add_flag("--no-ceilings", o.no_ceilings,
+               "do not measure the copy and GEMM ceilings that results are fractions of");
+}
+
+std::vector<std::string> measure_arguments(const MeasureOptions& o) {
+  std::vector<std::string> args;
+  if (o.backend != "auto") args.insert(args.end(), {"--backend", o.backend});
+  if (!o.timing.empty()) {
+    std::string list;
+    for (const auto& mode : o.timing) list += (list.empty() ? "" : ",") + mode;
+    args.insert(args.end(), {"--timing", list});
+  }
+  if (o.no_ceilings) args.emplace_back("--no-ceilings");
+  return args;
+}
+
+}  // namespace perfgate::cli
