@@ -91,25 +91,45 @@ cudaGraphExec_t capture(cudaStream_t stream, const Launch& launch, int iteration
   return exec;
 }
 
-struct GraphExec {
-  cudaGraphExec_t exec = nullptr;
-  ~GraphExec() {
-    if (exec != nullptr) cudaGraphExecDestroy(exec);
-  }
-};
-
 }  // namespace
 
+GraphBatch::~GraphBatch() {
+  release();
+}
+
+void GraphBatch::release() {
+  if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+  exec_ = nullptr;
+  iterations_ = 0;
+}
+
+void GraphBatch::prepare(cudaStream_t stream, const Launch& launch, std::size_t iterations) {
+  const std::size_t n = std::max<std::size_t>(iterations, 1);
+  if (exec_ != nullptr && iterations_ == n) return;
+  release();
+  exec_ = capture(stream, launch, int(n));
+  iterations_ = n;
+  replay(stream);  // uploads and warms the graph
+}
+
+void GraphBatch::replay(cudaStream_t stream) const {
+  PERFGATE_CUDA_CHECK(cudaGraphLaunch(exec_, stream));
+}
+
 double GpuTimer::time_batch(const Launch& launch, std::size_t iterations, bool use_graph) {
-  const int n = int(std::max<std::size_t>(iterations, 1));
   if (use_graph) {
-    GraphExec g{capture(stream_, launch, n)};
-    PERFGATE_CUDA_CHECK(cudaGraphLaunch(g.exec, stream_));  // upload and warm the graph
-    return elapsed([&] { PERFGATE_CUDA_CHECK(cudaGraphLaunch(g.exec, stream_)); });
+    GraphBatch once;
+    return time_graph(once, launch, iterations);
   }
+  const int n = int(std::max<std::size_t>(iterations, 1));
   return elapsed([&] {
     for (int i = 0; i < n; ++i) launch(stream_, i);
   });
+}
+
+double GpuTimer::time_graph(GraphBatch& graph, const Launch& launch, std::size_t iterations) {
+  graph.prepare(stream_, launch, iterations);
+  return elapsed([&] { graph.replay(stream_); });
 }
 
 double GpuTimer::time_cold(const Launch& launch, std::size_t iterations) {
@@ -156,18 +176,16 @@ TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& option
     const double one = std::max(elapsed([&] { launch(stream_, 0); }), 1e-7);
     result.batch = int(std::clamp(std::ceil(options.min_sample_seconds / one), 1.0, 10000.0));
   }
-  GraphExec graph;
+  GraphBatch graph;
   int replays = 1;  // graph launches per sample
   if (options.graph) {
-    graph.exec = capture(stream_, launch, result.batch);
-    PERFGATE_CUDA_CHECK(cudaGraphLaunch(graph.exec, stream_));  // uploads it
+    graph.prepare(stream_, launch, std::size_t(result.batch));
     PERFGATE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     // Replayed, small kernels run faster than the launches that sized the batch: replay until a
     // sample is long again, so that the one launch whose host latency falls inside the sample
     // stays a small part of it.
     if (options.batch == 0) {
-      const double once = std::max(
-          elapsed([&] { PERFGATE_CUDA_CHECK(cudaGraphLaunch(graph.exec, stream_)); }), 1e-7);
+      const double once = std::max(elapsed([&] { graph.replay(stream_); }), 1e-7);
       replays = int(std::clamp(std::ceil(options.min_sample_seconds / once), 1.0, 1000.0));
     }
   }
@@ -182,8 +200,7 @@ TimingResult GpuTimer::measure(const Launch& launch, const TimingOptions& option
         if (options.cold) flush_l2();
         const double seconds = elapsed([&] {
           if (options.graph) {
-            for (int r = 0; r < replays; ++r)
-              PERFGATE_CUDA_CHECK(cudaGraphLaunch(graph.exec, stream_));
+            for (int r = 0; r < replays; ++r) graph.replay(stream_);
           } else {
             for (int i = 0; i < result.batch; ++i) launch(stream_, i);
           }

@@ -93,7 +93,8 @@ bool CudaInstance::use_timing(const std::string& mode) {
   }
   if (mode != "graph") return false;
   try {
-    device().timer->time_batch([this](cudaStream_t s, int r) { launch(s, r); }, 1, true);
+    device().timer->time_graph(
+        graph_, [this](cudaStream_t s, int r) { launch(s, r); }, 1);
   } catch (const std::exception& e) {
     (void)cudaGetLastError();  // the failed capture's error is not the next call's
     throw CaseUnsupported(std::string("cannot be captured into a CUDA graph: ") + e.what());
@@ -105,7 +106,8 @@ bool CudaInstance::use_timing(const std::string& mode) {
 // Hot: back-to-back launches. Cold: each launch after an L2 flush and timed alone, the flush
 // outside the time; the flush evicts what the previous launch left, so no input copies. Graph:
 // the batch captured into a CUDA graph and replayed, without the host's launch cost between
-// kernels (the replay's own start falls inside the sample).
+// kernels (the replay's own start falls inside the sample); captured again only when the
+// harness changes the batch size, so samples of one size replay one graph.
 // A sample the NVML reading disqualifies (thermal or hardware slowdown) is retaken; a GPU that
 // stays throttled gives no trustworthy time, and the case fails saying so.
 std::optional<double> CudaInstance::time_batch(std::size_t iterations) {
@@ -117,10 +119,10 @@ std::optional<double> CudaInstance::time_batch(std::size_t iterations) {
              clocks_, rule, [&] { return d.probe->slowdown_ns(); },
              [&] {
                const pc::Launch body = [this](cudaStream_t s, int r) { launch(s, r); };
-               const double t =
-                   timing_ == Timing::cold
-                       ? d.timer->time_cold(body, iterations)
-                       : d.timer->time_batch(body, iterations, timing_ == Timing::graph);
+               const double t = timing_ == Timing::cold ? d.timer->time_cold(body, iterations)
+                                : timing_ == Timing::graph
+                                    ? d.timer->time_graph(graph_, body, iterations)
+                                    : d.timer->time_batch(body, iterations, false);
                return pc::TimedSample{t, d.probe->sample()};
              })
       .front();

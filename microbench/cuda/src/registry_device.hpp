@@ -56,6 +56,7 @@ class CudaInstance : public Instance {
  private:
   pc::ClockRecord clocks_;
   enum class Timing { hot, cold, graph } timing_ = Timing::hot;
+  pc::GraphBatch graph_;  // graph timing: the batch captured once, replayed by every sample
 };
 
 // The factory body of every CUDA implementation: no device, or a case this GPU or library

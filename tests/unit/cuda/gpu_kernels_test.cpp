@@ -78,6 +78,31 @@ TEST_CASE("cold timing launches once per invocation, in order, and returns a pos
   CHECK(rotations.size() == 16);
 }
 
+TEST_CASE("graph timing captures a batch once and replays it until the batch size changes") {
+  if (!have_gpu()) return;
+  DeviceBuffer<unsigned char> a(1 << 20), b(1 << 20);
+  GpuTimer timer(nullptr, nullptr);
+  std::vector<int> captured;  // the body runs only while a graph is captured
+  const auto copy = [&](cudaStream_t s, int rotation) {
+    captured.push_back(rotation);
+    copy_kernel(a.get(), b.get(), a.bytes(), s);
+  };
+  GraphBatch graph;
+  CHECK(timer.time_graph(graph, copy, 3) > 0);
+  CHECK(captured == std::vector<int>{0, 1, 2});
+  CHECK(timer.time_graph(graph, copy, 3) > 0);
+  CHECK(timer.time_graph(graph, copy, 3) > 0);
+  CHECK(captured.size() == 3);  // replayed, not captured again
+  CHECK(timer.time_graph(graph, copy, 2) > 0);
+  CHECK(captured == std::vector<int>{0, 1, 2, 0, 1});
+  CHECK(graph.iterations() == 2);
+  // The copy the graph replays still writes: new input, poisoned output, replay, compare.
+  a.fill(0x5a);
+  b.fill(0xff);
+  timer.time_graph(graph, copy, 2);
+  CHECK(b.download() == a.download());
+}
+
 TEST_CASE("cross-entropy: a label outside the vocabulary gives NaN, -inf logits add nothing") {
   if (!have_gpu()) return;
   const std::int64_t rows = 3, vocab = 1000;

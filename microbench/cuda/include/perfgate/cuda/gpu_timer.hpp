@@ -51,6 +51,29 @@ struct TimingResult {
 // Validates options; throws InputError naming the field.
 void validate(const TimingOptions& options);
 
+// A batch of invocations captured into an instantiated CUDA graph, kept so that every sample
+// of a case replays the same graph: capturing again per sample costs host time in proportion
+// to the batch, during which the GPU idles and its clocks may fall.
+class GraphBatch {
+ public:
+  GraphBatch() = default;
+  ~GraphBatch();
+  GraphBatch(const GraphBatch&) = delete;
+  GraphBatch& operator=(const GraphBatch&) = delete;
+
+  // Holds `iterations` invocations of `launch` (rotations 0..iterations-1) on return: captured,
+  // instantiated and replayed once untimed (which uploads it) unless it held that many already.
+  // `launch` must be the same body on every call; only the count is compared.
+  void prepare(cudaStream_t stream, const Launch& launch, std::size_t iterations);
+  void replay(cudaStream_t stream) const;
+  std::size_t iterations() const { return iterations_; }
+
+ private:
+  void release();
+  cudaGraphExec_t exec_ = nullptr;
+  std::size_t iterations_ = 0;
+};
+
 class GpuTimer {
  public:
   // `probe` may be null or unavailable: samples are then kept unchecked.
@@ -62,8 +85,12 @@ class GpuTimer {
   // Throws ToolError when throttling left fewer than options.samples samples after three
   // times as many attempts: such a GPU gives no trustworthy time.
   TimingResult measure(const Launch& launch, const TimingOptions& options);
-  // Elapsed seconds of `iterations` back-to-back invocations (hot), for manual-timing callers.
+  // Elapsed seconds of `iterations` back-to-back invocations (hot), for manual-timing callers;
+  // with `use_graph`, of one replay of them captured into a graph for this call alone.
   double time_batch(const Launch& launch, std::size_t iterations, bool use_graph);
+  // Elapsed seconds of one replay of `graph`, prepared first for `iterations` invocations:
+  // repeated calls with the same count replay the graph captured by the first.
+  double time_graph(GraphBatch& graph, const Launch& launch, std::size_t iterations);
   // Summed seconds of `iterations` invocations each preceded by an L2 flush, each timed on its
   // own pair of events (the flushes are not timed): cold without copies of the inputs, for
   // manual-timing callers whose kernels are long against the events' ~0.5 us resolution.
