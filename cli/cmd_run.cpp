@@ -113,7 +113,8 @@ int execute(const RunOptions& o) {
   }
   if (cases.empty())
     throw InputError(fmt::format("suite '{}': no case matches the selection", suite.name));
-  const auto runner = microbench_runner();
+  MeasuringProgram program{microbench_runner(), {}};
+  if (o.measure.wrap) program.wrap = parse_wrap(*o.measure.wrap);
 
   Run run;
   run.uuid = new_uuid();
@@ -124,6 +125,11 @@ int execute(const RunOptions& o) {
   if (!o.commit.empty()) run.code.commit = o.commit;
   run.labels = labels;
   run.fingerprint = collect_fingerprint(this_build());
+  if (!program.wrap.empty()) {
+    // A profiler or a pinning changes the numbers: such a run is compared only with its like.
+    run.fingerprint.comparable["run.wrap"] = fmt::format("{}", fmt::join(program.wrap, " "));
+    run.metadata["wrap"] = program.wrap;
+  }
   // Preflight: what would make these numbers untrustworthy is recorded with them.
   if (!o.no_store) preflight::require_local_store(o.db);
   preflight::DoctorOptions doctor;
@@ -151,7 +157,7 @@ int execute(const RunOptions& o) {
   const auto scratch = std::filesystem::path(output.string() + ".case.json");
   // The ceilings this run's results are fractions of, before its first case (DESIGN.md §5).
   const RunCeilings ceilings =
-      o.measure.no_ceilings ? RunCeilings{} : measure_ceilings(runner, cases, limit, scratch);
+      o.measure.no_ceilings ? RunCeilings{} : measure_ceilings(program, cases, limit, scratch);
   if (!ceilings.record.empty()) {
     run.metadata["ceilings"] = ceilings.record;
     write_document_file(output, run);
@@ -160,7 +166,7 @@ int execute(const RunOptions& o) {
   ProgressLine progress(stderr, cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) {
     progress.start_case(i, cases[i].key().name());
-    run.results.push_back(run_case_isolated(runner, cases[i], limit, scratch));
+    run.results.push_back(run_case_isolated(program, cases[i], limit, scratch));
     add_fractions(run.results.back(), cases[i].backend, ceilings);
     const auto status = run.results.back().status;
     all_ok = all_ok && (status == ResultStatus::ok || status == ResultStatus::skipped);

@@ -1,7 +1,5 @@
 #include "gate_blocks.hpp"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include "perfgate/core/document.hpp"
@@ -13,7 +11,7 @@ namespace perfgate::cli {
 
 BuildUnderTest build_from_flag(const std::string& flag, const std::string& path,
                                const std::filesystem::path& self) {
-  if (::access(path.c_str(), X_OK) != 0 || std::filesystem::is_directory(path))
+  if (!find_program(std::filesystem::absolute(path).string()))
     throw InputError(fmt::format("{}: '{}' is not an executable file", flag, path));
   const auto absolute = std::filesystem::absolute(path);
   if (absolute.filename().string().find("perfgate-microbench") != std::string::npos)

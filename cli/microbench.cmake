@@ -3,6 +3,7 @@ target_sources(perfgate PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/run_cases.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_ceilings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_measure_options.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run_wrapper.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_progress.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_table.cpp
 )

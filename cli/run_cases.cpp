@@ -34,16 +34,18 @@ Result outcome(const microbench::CaseRequest& request, ResultStatus status, std:
 
 }  // namespace
 
-Result run_case_isolated(const std::filesystem::path& runner,
-                         const microbench::CaseRequest& request, std::chrono::milliseconds limit,
-                         const std::filesystem::path& scratch) {
+Result run_case_isolated(const MeasuringProgram& program, const microbench::CaseRequest& request,
+                         std::chrono::milliseconds limit, const std::filesystem::path& scratch) {
   std::filesystem::remove(scratch);
+  const std::string name = request.key().name();
   ProcessOptions opts;
   opts.timeout = limit;
+  opts.extra_env = program.environment(name);
   const auto t0 = std::chrono::steady_clock::now();
-  const auto proc = run_process({runner.string(), "--case-json",
-                                 microbench::to_json(request).dump(), "--output", scratch.string()},
-                                opts);
+  const auto proc = run_process(
+      program.command(
+          name, {"--case-json", microbench::to_json(request).dump(), "--output", scratch.string()}),
+      opts);
   if (proc.timed_out)
     return outcome(request, ResultStatus::timeout,
                    fmt::format("killed after the case time limit of {} s",

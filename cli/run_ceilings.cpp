@@ -11,7 +11,7 @@
 
 namespace perfgate::cli {
 
-RunCeilings measure_ceilings(const std::filesystem::path& runner,
+RunCeilings measure_ceilings(const MeasuringProgram& program,
                              const std::vector<microbench::CaseRequest>& cases,
                              std::chrono::milliseconds limit,
                              const std::filesystem::path& scratch) {
@@ -25,8 +25,10 @@ RunCeilings measure_ceilings(const std::filesystem::path& runner,
     ProcessOptions opts;
     opts.timeout = limit;
     opts.capture_stderr = true;
-    const auto proc =
-        run_process({runner.string(), "--ceilings", backend, "--output", scratch.string()}, opts);
+    const std::string name = "ceilings-" + backend;
+    opts.extra_env = program.environment(name);
+    const auto proc = run_process(
+        program.command(name, {"--ceilings", backend, "--output", scratch.string()}), opts);
     if (!proc.ok() || !std::filesystem::exists(scratch)) {
       out.record[backend] = {
           {"error", fmt::format("measuring process {}: {}", proc.describe(), proc.err_tail(300))}};

@@ -10,6 +10,7 @@
 #include "perfgate/core/model.hpp"
 #include "perfgate/microbench/ceilings.hpp"
 #include "perfgate/microbench/execute.hpp"
+#include "run_wrapper.hpp"
 
 namespace perfgate::cli {
 
@@ -19,8 +20,9 @@ struct RunCeilings {
 };
 
 // For every backend of `cases` that registered ceilings: what its child measured, or, when the
-// child failed, {"error": why} in the record (the run goes on without fractions for it).
-RunCeilings measure_ceilings(const std::filesystem::path& runner,
+// child failed, {"error": why} in the record (the run goes on without fractions for it). The
+// child runs under the program's wrapper as the cases do, as case `ceilings-BACKEND`.
+RunCeilings measure_ceilings(const MeasuringProgram& program,
                              const std::vector<microbench::CaseRequest>& cases,
                              std::chrono::milliseconds limit, const std::filesystem::path& scratch);
 

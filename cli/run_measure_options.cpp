@@ -13,6 +13,9 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
       ->check(CLI::IsMember({"hot", "cold", "graph"}));
   cmd.add_flag("--no-ceilings", o.no_ceilings,
                "do not measure the copy and GEMM ceilings that results are fractions of");
+  cmd.add_option("--wrap", o.wrap,
+                 "command every measuring process starts under, e.g. 'taskset -c 2' or "
+                 "'nsys profile -o prof/{case}' ({case}: the case's name as a file name)");
 }
 
 std::vector<std::string> measure_arguments(const MeasureOptions& o) {
@@ -24,6 +27,8 @@ std::vector<std::string> measure_arguments(const MeasureOptions& o) {
     args.insert(args.end(), {"--timing", list});
   }
   if (o.no_ceilings) args.emplace_back("--no-ceilings");
+  if (o.wrap) args.push_back("--wrap=" + *o.wrap);  // '=': the text may start with '-'
+
   return args;
 }
 

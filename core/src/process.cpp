@@ -32,9 +32,16 @@ std::string ProcessResult::err_tail(std::size_t max_chars) const {
   return tail;
 }
 
+namespace {
+bool executable_file(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+}  // namespace
+
 std::optional<std::string> find_program(const std::string& name) {
   if (name.find('/') != std::string::npos)
-    return access(name.c_str(), X_OK) == 0 ? std::optional(name) : std::nullopt;
+    return executable_file(name) ? std::optional(name) : std::nullopt;
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "/usr/bin:/bin";
   std::size_t start = 0;
@@ -42,10 +49,7 @@ std::optional<std::string> find_program(const std::string& name) {
     const std::size_t end = dirs.find(':', start);
     const std::string dir = dirs.substr(start, end == std::string::npos ? end : end - start);
     const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-    struct stat st {};
-    if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-        access(candidate.c_str(), X_OK) == 0)
-      return candidate;
+    if (executable_file(candidate)) return candidate;
     if (end == std::string::npos) break;
     start = end + 1;
   }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "perfgate/core/error.hpp"
+#include "perfgate/microbench/affinity.hpp"
 #include "perfgate/microbench/check.hpp"
 
 namespace perfgate::microbench {
@@ -95,6 +96,7 @@ Result execute_case(const CaseRequest& request, const Registry& registry) {
   r.key = request.key();
   r.unit = "ns";
   r.direction = Direction::lower_is_better;
+  if (const std::string cpus = allowed_cpus(); !cpus.empty()) r.extra["cpus"] = cpus;
   const Family* family = registry.find(request.family);
   if (!family)
     return failed(r, ResultStatus::error, fmt::format("unknown family '{}'", request.family));

@@ -5,3 +5,4 @@ perfgate_integration_test(microbench_run_faults microbench/run_faults.sh TIMEOUT
 perfgate_integration_test(microbench_run_regression_e2e microbench/run_regression_e2e.sh MEASURES LABELS e2e TIMEOUT 180)
 perfgate_integration_test(microbench_run_without_gpu microbench/run_without_gpu.sh TIMEOUT 120)
 perfgate_integration_test(microbench_run_ceilings microbench/run_ceilings.sh TIMEOUT 120)
+perfgate_integration_test(microbench_run_wrap microbench/run_wrap.sh TIMEOUT 120)

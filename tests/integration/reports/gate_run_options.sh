@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The gate's measuring options: --backend, --timing and --no-ceilings reach every `run` process
+# The gate's measuring options: --backend, --timing, --no-ceilings and --wrap reach every `run` process
 # of both builds, a timing mode that no backend of the run has is refused naming the mode, and
 # a value that is not a mode is refused before anything runs.
 source "$(dirname "$0")/../lib.sh"
@@ -11,9 +11,9 @@ chmod +x "$WORK/recording"
 
 expect_exit 0 "$PERFGATE" gate --suite tiny --blocks 1 --confirm-blocks 0 --advisory \
   --baseline-bin "$WORK/recording" --candidate-bin "$WORK/recording" --output-dir "$WORK/gate" \
-  --db "$WORK/absent.db" --backend cpu --timing hot --no-ceilings
-[ "$(grep -c ' --backend cpu --timing hot --no-ceilings$' "$WORK/recording.args")" -eq 2 ] ||
-  { cat "$WORK/recording.args"; fail "both run processes must get --backend cpu --timing hot --no-ceilings"; }
+  --db "$WORK/absent.db" --backend cpu --timing hot --no-ceilings --wrap env
+[ "$(grep -c ' --backend cpu --timing hot --no-ceilings --wrap=env$' "$WORK/recording.args")" -eq 2 ] ||
+  { cat "$WORK/recording.args"; fail "both run processes must get --backend cpu --timing hot --no-ceilings --wrap=env"; }
 python3 - "$WORK/gate/runs" <<'PY' || fail "the gate's block documents"
 import json, pathlib, sys
 docs = sorted(pathlib.Path(sys.argv[1]).glob("*.json"))
@@ -22,6 +22,7 @@ for d in docs:
     meta = json.load(open(d))["perfgate"]["run"]["metadata"]
     assert meta["backends"] == ["cpu"], meta
     assert "ceilings" not in meta, meta
+    assert meta["wrap"] == ["env"], meta
 PY
 
 # Without the options the run processes get none of them, and measure their ceilings.
@@ -29,7 +30,7 @@ rm -f "$WORK/recording.args"
 expect_exit 0 "$PERFGATE" gate --suite tiny --blocks 1 --confirm-blocks 0 --advisory \
   --baseline-bin "$WORK/recording" --candidate-bin "$WORK/recording" --output-dir "$WORK/plain" \
   --db "$WORK/absent.db"
-expect_not_in recording.args '--backend|--timing|--no-ceilings'
+expect_not_in recording.args '--backend|--timing|--no-ceilings|--wrap'
 python3 -c 'import json,sys; assert "ceilings" in json.load(open(sys.argv[1]))["perfgate"]["run"]["metadata"]' \
   "$WORK/plain/runs/candidate-1.json" || fail "a plain gate's run measures its ceilings"
 

@@ -32,7 +32,8 @@ struct ProcessResult {
 // Throws ToolError when the program cannot be started (names argv[0]).
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& opts = {});
 
-// Path of a program on PATH, or nullopt.
+// Path of a program on PATH (or `name` itself when it holds a '/'): an executable regular file,
+// or nullopt.
 std::optional<std::string> find_program(const std::string& name);
 
 }  // namespace perfgate

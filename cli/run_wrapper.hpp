@@ -1,0 +1,36 @@
+#pragma once
+// `perfgate run --wrap CMD`: the command every measuring process of the run starts under, as a
+// user would type it before a program: `taskset -c 2` or `numactl -N 0 -m 0` to pin it, `nsys
+// profile -o prof/{case}` or `ncu -o prof/{case}` to profile each case on its own.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace perfgate::cli {
+
+// The measuring program and what it runs under: one command line per case (or ceiling).
+struct MeasuringProgram {
+  std::filesystem::path runner;   // perfgate-microbench
+  std::vector<std::string> wrap;  // empty: the runner alone
+
+  // The wrapper's words, `{case}` in each replaced by `label` made file-safe, then the runner
+  // and `args`.
+  std::vector<std::string> command(const std::string& label,
+                                   const std::vector<std::string>& args) const;
+  // PERFGATE_CASE, the file-safe label, for wrappers that name files from the environment
+  // (nsys and ncu expand `%q{PERFGATE_CASE}`).
+  std::map<std::string, std::string> environment(const std::string& label) const;
+};
+
+// Splits --wrap's text into words at whitespace; a word that starts with ' or " runs to the
+// matching quote (a backslash escapes the quote or itself), as a shell would read it. The first
+// word must be an executable file: a path, or a name found on $PATH. Throws InputError naming
+// --wrap and the problem.
+std::vector<std::string> parse_wrap(const std::string& text);
+
+// A case name as one file name: letters, digits, '.', '_', '=' and '-' kept, ':' becomes '='
+// and anything else '_' (`softmax/backend:cpu/cols:512` → `softmax_backend=cpu_cols=512`).
+std::string file_safe(const std::string& case_name);
+
+}  // namespace perfgate::cli
