@@ -47,3 +47,14 @@ endif()
 _perfgate_require(PERFGATE_NCCL PERFGATE_HAVE_NCCL "NCCL (nccl.h and libnccl)")
 
 message(STATUS "perfgate backends: CUDA=${PERFGATE_HAVE_CUDA} MPI=${PERFGATE_HAVE_MPI} NCCL=${PERFGATE_HAVE_NCCL}")
+
+# NVTX 3 is headers only; at run time it loads a profiler's injection library when one is named
+# (Nsight Systems and Compute do), and does nothing otherwise. The harness marks its phases with
+# it wherever the headers are, GPU or not: the CUDA toolkit has them, at its standard location.
+set(PERFGATE_HAVE_NVTX OFF)
+find_path(PERFGATE_NVTX3_INCLUDE_DIR nvtx3/nvToolsExt.h
+  HINTS ${CUDAToolkit_INCLUDE_DIRS} /usr/local/cuda/include)
+if(PERFGATE_NVTX3_INCLUDE_DIR)
+  set(PERFGATE_HAVE_NVTX ON)
+endif()
+message(STATUS "perfgate NVTX phase ranges: ${PERFGATE_HAVE_NVTX}")

@@ -9,6 +9,7 @@
 #include "perfgate/core/error.hpp"
 #include "perfgate/microbench/affinity.hpp"
 #include "perfgate/microbench/check.hpp"
+#include "phase_range.hpp"
 
 namespace perfgate::microbench {
 
@@ -120,10 +121,13 @@ Result execute_case(const CaseRequest& request, const Registry& registry) {
                     fmt::format("the {} implementation '{}' has no {} timing", request.backend,
                                 request.variant, params.text("timing")));
 
-    instance->poison();
-    instance->run();
     const double bound = relative_error_bound(problem->output_dtype());
-    const auto check = check_output(instance->output(), problem->reference(), bound);
+    const auto check = [&] {
+      const PhaseRange phase("check");
+      instance->poison();
+      instance->run();
+      return check_output(instance->output(), problem->reference(), bound);
+    }();
     r.extra["check"] = {{"rel_error", check.rel_error}, {"bound", bound}};
     if (!check.passed) return failed(r, ResultStatus::error, check.message);
 

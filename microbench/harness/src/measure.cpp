@@ -1,8 +1,10 @@
 // The timing loop: warm-up, batch sizing, samples. The only place the harness reads a clock.
 #include <chrono>
+#include <optional>
 
 #include "perfgate/microbench/registry.hpp"
 #include "perfgate/microbench/sampling.hpp"
+#include "phase_range.hpp"
 
 namespace perfgate::microbench {
 namespace {
@@ -27,6 +29,7 @@ double time_batch(Instance& inst, std::size_t iterations, int repeat) {
 
 Measurement measure(Instance& inst, const SamplingPolicy& policy, int repeat) {
   Measurement m;
+  auto warm_up = std::make_optional<PhaseRange>("warm-up");
   const auto t0 = Clock::now();
   for (;;) {
     const double t = time_batch(inst, m.batch, repeat);
@@ -41,7 +44,9 @@ Measurement measure(Instance& inst, const SamplingPolicy& policy, int repeat) {
   }
   while (seconds_since(t0) < policy.warmup_s) time_batch(inst, m.batch, repeat);
   m.warmup_s = seconds_since(t0);
+  warm_up.reset();
   inst.sampling_started();
+  const PhaseRange samples("samples");
 
   StopRule rule(policy);
   const double per_batch = 1e9 / static_cast<double>(m.batch);
