@@ -46,39 +46,25 @@ void put_env(std::map<std::string, std::string>& into, const char* var, const st
   if (const char* v = std::getenv(var); v && *v) into[key] = v;
 }
 
-// One line per GPU: "name, memory.total [MiB], driver_version".
+// The query's columns: which GPU a line is (index, uuid, PCI bus), then what it is.
+constexpr const char* kGpuQuery =
+    "--query-gpu=index,uuid,pci.bus_id,name,memory.total,driver_version,mig.mode.current,"
+    "ecc.mode.current";
+
 void add_gpu_keys(Fingerprint& fp) {
   if (!find_program("nvidia-smi")) return;
   ProcessOptions opts;
   opts.timeout = std::chrono::seconds(20);
   ProcessResult r;
   try {
-    r = run_process({"nvidia-smi",
-                     "--query-gpu=name,memory.total,driver_version,mig.mode.current,"
-                     "ecc.mode.current",
-                     "--format=csv,noheader"},
-                    opts);
+    r = run_process({"nvidia-smi", kGpuQuery, "--format=csv,noheader"}, opts);
   } catch (...) {
     return;
   }
   if (!r.ok()) return;
-  std::istringstream lines(r.out);
-  std::string line;
-  int count = 0;
-  while (std::getline(lines, line)) {
-    if (trim(line).empty()) continue;
-    std::vector<std::string> f;
-    std::istringstream cells(line);
-    for (std::string cell; std::getline(cells, cell, ',');) f.push_back(trim(cell));
-    if (count++ == 0 && f.size() >= 5) {
-      fp.comparable["gpu.model"] = f[0];
-      fp.comparable["gpu.memory"] = f[1];
-      fp.comparable["gpu.driver"] = f[2];
-      fp.comparable["gpu.mig"] = f[3];
-      fp.comparable["gpu.ecc"] = f[4];
-    }
-  }
-  if (count > 0) fp.comparable["gpu.count"] = std::to_string(count);
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  const Fingerprint gpu = gpu_fingerprint(r.out, visible != nullptr ? visible : "");
+  merge_keys(fp, gpu.comparable, gpu.info);
 }
 
 }  // namespace
@@ -87,6 +73,42 @@ void merge_keys(Fingerprint& fp, const std::map<std::string, std::string>& compa
                 const std::map<std::string, std::string>& info) {
   for (const auto& [k, v] : comparable) fp.comparable[k] = v;
   for (const auto& [k, v] : info) fp.info[k] = v;
+}
+
+Fingerprint gpu_fingerprint(const std::string& csv, const std::string& visible_devices) {
+  std::vector<std::vector<std::string>> gpus;
+  std::istringstream lines(csv);
+  for (std::string line; std::getline(lines, line);) {
+    if (trim(line).empty()) continue;
+    std::vector<std::string> cells;
+    std::istringstream in(line);
+    for (std::string cell; std::getline(in, cell, ',');) cells.push_back(trim(cell));
+    if (cells.size() >= 8) gpus.push_back(std::move(cells));
+  }
+  Fingerprint fp;
+  if (gpus.empty()) return fp;
+  // CUDA numbers the devices it sees from 0 in the order of CUDA_VISIBLE_DEVICES, whose entries
+  // are indices or (prefixes of) UUIDs; CUDA's device 0 is its first entry. A MIG UUID or an
+  // entry nvidia-smi does not list leaves the first GPU.
+  const std::string first = trim(visible_devices.substr(0, visible_devices.find(',')));
+  const auto& chosen = [&]() -> const std::vector<std::string>& {
+    for (const auto& g : gpus)
+      if (!first.empty() &&
+          (g[0] == first || (first.starts_with("GPU-") && g[1].starts_with(first))))
+        return g;
+    return gpus.front();
+  }();
+  fp.comparable["gpu.model"] = chosen[3];
+  fp.comparable["gpu.memory"] = chosen[4];
+  fp.comparable["gpu.driver"] = chosen[5];
+  fp.comparable["gpu.mig"] = chosen[6];
+  fp.comparable["gpu.ecc"] = chosen[7];
+  fp.comparable["gpu.count"] = std::to_string(gpus.size());
+  fp.info["gpu.index"] = chosen[0];
+  fp.info["gpu.uuid"] = chosen[1];
+  fp.info["gpu.pci_bus_id"] = chosen[2];
+  if (!visible_devices.empty()) fp.info["gpu.visible_devices"] = visible_devices;
+  return fp;
 }
 
 Fingerprint collect_fingerprint(const BuildInfo& build) {

@@ -15,3 +15,4 @@ if(PERFGATE_HAVE_NVTX)
   set_property(TEST microbench_run_nvtx APPEND PROPERTY ENVIRONMENT
     "NVTX_RECORDER=$<TARGET_FILE:perfgate_nvtx_recorder>")
 endif()
+perfgate_integration_test(microbench_run_gpu_fingerprint microbench/run_gpu_fingerprint.sh TIMEOUT 120)
