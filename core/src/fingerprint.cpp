@@ -8,6 +8,7 @@
 #include <sstream>
 #include <thread>
 
+#include "perfgate/core/csv_rows.hpp"
 #include "perfgate/core/process.hpp"
 
 #ifndef PERFGATE_COMPILER
@@ -28,17 +29,11 @@ BuildInfo this_build() {
 
 namespace {
 
-std::string trim(std::string s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   while (std::getline(in, line))
-    if (line.starts_with("model name")) return trim(line.substr(line.find(':') + 1));
+    if (line.starts_with("model name")) return trim_blanks(line.substr(line.find(':') + 1));
   return {};
 }
 
@@ -77,20 +72,14 @@ void merge_keys(Fingerprint& fp, const std::map<std::string, std::string>& compa
 
 Fingerprint gpu_fingerprint(const std::string& csv, const std::string& visible_devices) {
   std::vector<std::vector<std::string>> gpus;
-  std::istringstream lines(csv);
-  for (std::string line; std::getline(lines, line);) {
-    if (trim(line).empty()) continue;
-    std::vector<std::string> cells;
-    std::istringstream in(line);
-    for (std::string cell; std::getline(in, cell, ',');) cells.push_back(trim(cell));
-    if (cells.size() >= 8) gpus.push_back(std::move(cells));
-  }
+  for (auto& row : csv_rows(csv))
+    if (row.size() >= 8) gpus.push_back(std::move(row));
   Fingerprint fp;
   if (gpus.empty()) return fp;
   // CUDA numbers the devices it sees from 0 in the order of CUDA_VISIBLE_DEVICES, whose entries
   // are indices or (prefixes of) UUIDs; CUDA's device 0 is its first entry. A MIG UUID or an
   // entry nvidia-smi does not list leaves the first GPU.
-  const std::string first = trim(visible_devices.substr(0, visible_devices.find(',')));
+  const std::string first = trim_blanks(visible_devices.substr(0, visible_devices.find(',')));
   const auto& chosen = [&]() -> const std::vector<std::string>& {
     for (const auto& g : gpus)
       if (!first.empty() &&
@@ -140,7 +129,7 @@ CodeUnderTest read_code_under_test(const std::string& dir) {
     opts.timeout = std::chrono::seconds(20);
     const auto r = run_process(args, opts);
     if (!r.ok()) return std::nullopt;
-    return trim(r.out);
+    return trim_blanks(r.out);
   };
   try {
     const auto top = git({"rev-parse", "--show-toplevel"});

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "perfgate/core/csv_rows.hpp"
 #include "perfgate/core/process.hpp"
 #include "perfgate/preflight/doctor.hpp"
 
@@ -42,25 +43,6 @@ constexpr ThrottleReason kThrottleReasons[] = {{0x4, "software power cap"},
                                                {0x40, "hardware thermal slowdown"},
                                                {0x80, "hardware power brake"},
                                                {0x100, "display clock setting"}};
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
-std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    if (trim(line).empty()) continue;
-    std::vector<std::string> cells;
-    std::istringstream in(line);
-    for (std::string cell; std::getline(in, cell, ',');) cells.push_back(trim(cell));
-    rows.push_back(std::move(cells));
-  }
-  return rows;
-}
 
 // nvidia-smi prints "[N/A]", "N/A" or "[Not Supported]" for values a GPU does not report.
 std::optional<std::uint64_t> number(const std::string& cell, int base = 10) {
@@ -148,7 +130,7 @@ std::vector<Finding> check_gpu(const std::string& nvidia_smi) {
     return {{"gpu", Level::info, "no GPU found (" + nvidia_smi + " is not on PATH)"}};
   const auto r = query(nvidia_smi, {kGpuQuery, "--format=csv,noheader,nounits"});
   if (!r || !r->ok()) {
-    const std::string why = r ? trim(r->out + r->err) : "could not be started";
+    const std::string why = r ? trim_blanks(r->out + r->err) : "could not be started";
     return {{"gpu", Level::warning,
              "nvidia-smi failed (" + (r ? r->describe() : std::string("not started")) +
                  "): " + why.substr(0, why.find('\n'))}};
