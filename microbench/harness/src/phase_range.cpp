@@ -23,7 +23,9 @@ PhaseRange::PhaseRange(const char* name) {
   nvtxDomainRangePushEx(domain(), &attributes);
 }
 
-PhaseRange::~PhaseRange() { nvtxDomainRangePop(domain()); }
+PhaseRange::~PhaseRange() {
+  nvtxDomainRangePop(domain());
+}
 #else
 PhaseRange::PhaseRange(const char*) {}
 PhaseRange::~PhaseRange() = default;
