@@ -23,6 +23,15 @@ bool have_gpu() {
   }
   return true;
 }
+
+// A stream of its own: CUDA refuses to capture a graph on the legacy default stream (null).
+struct OwnStream {
+  cudaStream_t stream = nullptr;
+  OwnStream() { REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess); }
+  ~OwnStream() { cudaStreamDestroy(stream); }
+  OwnStream(const OwnStream&) = delete;
+  OwnStream& operator=(const OwnStream&) = delete;
+};
 }  // namespace
 
 TEST_CASE("fused softmax matches the host reference on the GPU") {
@@ -48,7 +57,8 @@ TEST_CASE("fused softmax matches the host reference on the GPU") {
 TEST_CASE("the GPU timer returns one positive time per kept sample") {
   if (!have_gpu()) return;
   DeviceBuffer<unsigned char> a(1 << 20), b(1 << 20);
-  GpuTimer timer(nullptr, nullptr);
+  const OwnStream own;
+  GpuTimer timer(own.stream, nullptr);
   TimingOptions o;
   o.samples = 4;
   for (bool graph : {false, true}) {
@@ -81,7 +91,8 @@ TEST_CASE("cold timing launches once per invocation, in order, and returns a pos
 TEST_CASE("graph timing captures a batch once and replays it until the batch size changes") {
   if (!have_gpu()) return;
   DeviceBuffer<unsigned char> a(1 << 20), b(1 << 20);
-  GpuTimer timer(nullptr, nullptr);
+  const OwnStream own;
+  GpuTimer timer(own.stream, nullptr);
   std::vector<int> captured;  // the body runs only while a graph is captured
   const auto copy = [&](cudaStream_t s, int rotation) {
     captured.push_back(rotation);
