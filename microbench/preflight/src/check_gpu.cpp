@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -98,8 +99,43 @@ void check_one_gpu(const std::vector<std::string>& c, std::vector<Finding>& out)
                    fmt::format("{}: SM clock {} MHz is below its base {} MHz", gpu, *sm, *base)});
 }
 
-void check_gpu_processes(const std::string& nvidia_smi, std::vector<Finding>& out) {
-  const auto r = query(nvidia_smi, {"--query-compute-apps=pid,process_name,used_memory",
+// Which GPUs a process restricted by CUDA_VISIBLE_DEVICES uses: their indices and UUIDs.
+struct UsedGpus {
+  bool all = true;  // no restriction, or one that could not be resolved
+  std::set<std::string> indices, uuids;
+  std::string note;  // why all GPUs are checked despite a restriction
+};
+
+UsedGpus used_gpus(const std::string& nvidia_smi, const std::string& visible_devices) {
+  UsedGpus used;
+  if (trim_blanks(visible_devices).empty()) return used;
+  const auto r = query(nvidia_smi, {"--query-gpu=index,uuid", "--format=csv,noheader"});
+  const auto gpus = r && r->ok() ? csv_rows(r->out) : std::vector<std::vector<std::string>>{};
+  const auto entries = csv_rows(visible_devices);  // one row: the entries
+  for (const auto& entry : entries.front()) {
+    bool found = false;
+    for (const auto& g : gpus)
+      if (g.size() == 2 &&
+          (g[0] == entry || (entry.starts_with("GPU-") && g[1].starts_with(entry)))) {
+        used.indices.insert(g[0]);
+        used.uuids.insert(g[1]);
+        found = true;
+      }
+    if (!found) {
+      UsedGpus every;
+      every.note = fmt::format(
+          "CUDA_VISIBLE_DEVICES={}: '{}' is no GPU nvidia-smi lists; every GPU is checked",
+          visible_devices, entry);
+      return every;
+    }
+  }
+  used.all = false;
+  return used;
+}
+
+void check_gpu_processes(const std::string& nvidia_smi, const UsedGpus& used,
+                         std::vector<Finding>& out) {
+  const auto r = query(nvidia_smi, {"--query-compute-apps=pid,process_name,used_memory,gpu_uuid",
                                     "--format=csv,noheader,nounits"});
   if (!r || !r->ok()) {
     out.push_back({"gpu.processes", Level::warning, "cannot list the processes using the GPUs"});
@@ -110,6 +146,9 @@ void check_gpu_processes(const std::string& nvidia_smi, std::vector<Finding>& ou
   std::string names;
   for (const auto& row : csv_rows(r->out)) {
     if (row.empty() || row[0] == self) continue;
+    // A process on a GPU this one does not use is another job's business (a row without its
+    // GPU's UUID counts: it cannot be placed).
+    if (!used.all && row.size() > 3 && used.uuids.count(row[3]) == 0) continue;
     ++others;
     if (others <= 5)
       names +=
@@ -125,7 +164,7 @@ void check_gpu_processes(const std::string& nvidia_smi, std::vector<Finding>& ou
 
 }  // namespace
 
-std::vector<Finding> check_gpu(const std::string& nvidia_smi) {
+std::vector<Finding> check_gpu(const std::string& nvidia_smi, const std::string& visible_devices) {
   if (!find_program(nvidia_smi))
     return {{"gpu", Level::info, "no GPU found (" + nvidia_smi + " is not on PATH)"}};
   const auto r = query(nvidia_smi, {kGpuQuery, "--format=csv,noheader,nounits"});
@@ -137,6 +176,8 @@ std::vector<Finding> check_gpu(const std::string& nvidia_smi) {
   }
   std::vector<Finding> out;
   const auto rows = csv_rows(r->out);
+  const UsedGpus used = used_gpus(nvidia_smi, visible_devices);
+  std::vector<std::string> skipped;
   for (const auto& row : rows) {
     if (row.size() != kColumns) {
       out.push_back(
@@ -144,11 +185,21 @@ std::vector<Finding> check_gpu(const std::string& nvidia_smi) {
            "unexpected nvidia-smi output line: " + fmt::format("{}", fmt::join(row, ", "))});
       continue;
     }
+    if (!used.all && used.indices.count(row[kIndex]) == 0) {
+      skipped.push_back(row[kIndex]);
+      continue;
+    }
     check_one_gpu(row, out);
   }
   if (rows.empty()) return {{"gpu", Level::info, "no GPU found (nvidia-smi lists none)"}};
   out.insert(out.begin(), {"gpu", Level::info, fmt::format("{} GPU(s) found", rows.size())});
-  check_gpu_processes(nvidia_smi, out);
+  if (!used.note.empty()) out.insert(out.begin() + 1, {"gpu", Level::info, used.note});
+  if (!skipped.empty())
+    out.insert(out.begin() + 1,
+               {"gpu", Level::info,
+                fmt::format("GPU(s) {} not checked: CUDA_VISIBLE_DEVICES={} leaves them out",
+                            fmt::join(skipped, ", "), visible_devices)});
+  check_gpu_processes(nvidia_smi, used, out);
   return out;
 }
 

@@ -1,6 +1,13 @@
 #include "perfgate/preflight/doctor.hpp"
 
+#include <cstdlib>
+
 namespace perfgate::preflight {
+
+std::string visible_devices_from_environment() {
+  const char* value = std::getenv("CUDA_VISIBLE_DEVICES");
+  return value != nullptr ? value : "";
+}
 
 std::vector<Finding> run_doctor(const DoctorOptions& options) {
   std::vector<Finding> all;
@@ -8,7 +15,7 @@ std::vector<Finding> run_doctor(const DoctorOptions& options) {
     all.insert(all.end(), std::make_move_iterator(more.begin()),
                std::make_move_iterator(more.end()));
   };
-  add(check_gpu(options.nvidia_smi));
+  add(check_gpu(options.nvidia_smi, options.cuda_visible_devices));
   add(check_cpu_governor(options.sysroot));
   add(check_load(options.sysroot, options.cpu_count));
   add(check_build(options.build));

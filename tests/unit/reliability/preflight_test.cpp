@@ -104,6 +104,40 @@ TEST_CASE("gpu: busy, throttled, ECC-erroring, MIG, non-persistent GPUs are each
   for (const auto& x : f) CHECK_FALSE(mentions(x, "GPU 1 (NVIDIA H200):"));
 }
 
+TEST_CASE("gpu: only the GPUs CUDA_VISIBLE_DEVICES leaves this process are checked") {
+  const std::string smi = (kData / "fake_gpu/troubled/nvidia-smi").string();
+  SECTION("by index: GPU 0's ECC errors, throttling and python3 are another job's") {
+    const auto f = check_gpu(smi, "1");
+    CHECK(worst_level(f) == Level::warning);  // GPU 1's persistence is on; its process remains
+    CHECK(of_check(f, "gpu.ecc").empty());
+    CHECK(of_check(f, "gpu.throttle").empty());
+    CHECK(mentions(of_check(f, "gpu").at(1), "GPU(s) 0 not checked: CUDA_VISIBLE_DEVICES=1"));
+    const auto procs = of_check(f, "gpu.processes").at(0);
+    CHECK(mentions(procs, "1 other process(es)"));
+    CHECK(mentions(procs, "/usr/bin/train (pid 4712"));
+    CHECK_FALSE(mentions(procs, "python3"));
+  }
+  SECTION("by UUID prefix, as CUDA accepts: GPU 0 and its process are checked, GPU 1 not") {
+    const auto f = check_gpu(smi, "GPU-0b5e7a42");
+    CHECK(of_check(f, "gpu.ecc").at(0).level == Level::error);
+    CHECK(mentions(of_check(f, "gpu").at(1), "GPU(s) 1 not checked"));
+    CHECK(
+        mentions(of_check(f, "gpu.processes").at(0), "1 other process(es) use the GPUs: python3"));
+  }
+  SECTION("an entry that names no listed GPU (a MIG instance): every GPU, and why") {
+    const auto f = check_gpu(smi, "MIG-4a3b2c1d-aaaa-bbbb-cccc-ddddeeeeffff");
+    CHECK(of_check(f, "gpu.ecc").at(0).level == Level::error);
+    CHECK(mentions(of_check(f, "gpu").at(1), "is no GPU nvidia-smi lists; every GPU is checked"));
+    CHECK(mentions(of_check(f, "gpu.processes").at(0), "2 other process(es)"));
+  }
+  SECTION("both GPUs: as without the variable") {
+    const auto f = check_gpu(smi, "1,0");
+    CHECK(of_check(f, "gpu.ecc").size() == 1);
+    CHECK(of_check(f, "gpu").size() == 1);
+    CHECK(mentions(of_check(f, "gpu.processes").at(0), "2 other process(es)"));
+  }
+}
+
 TEST_CASE("gpu: nvidia-smi without a driver is a warning that quotes it") {
   const auto f = check_gpu((kData / "fake_gpu/no_driver/nvidia-smi").string());
   REQUIRE(f.size() == 1);
@@ -151,6 +185,7 @@ TEST_CASE("findings: JSON round trip, worst level and the run's metadata") {
   DoctorOptions options;
   options.sysroot = kData / "sysroot_powersave";
   options.nvidia_smi = (kData / "fake_gpu/troubled/nvidia-smi").string();
+  options.cuda_visible_devices = "";  // every GPU, whatever this test's environment says
   options.cpu_count = 4;
   record_doctor_findings(run, options);
   const auto recorded = findings_from_json(run.metadata.at("doctor"));

@@ -27,6 +27,9 @@ struct Finding {
   bool operator==(const Finding&) const = default;
 };
 
+// $CUDA_VISIBLE_DEVICES, or empty when it is not set.
+std::string visible_devices_from_environment();
+
 struct DoctorOptions {
   // The store whose folder is checked for free space and a network file system; none: skipped.
   std::optional<std::filesystem::path> store;
@@ -34,6 +37,9 @@ struct DoctorOptions {
   std::filesystem::path sysroot = "/";
   // nvidia-smi program (name on PATH or a path); absent: "no GPU found" (info).
   std::string nvidia_smi = "nvidia-smi";
+  // The GPUs this process may use, as CUDA_VISIBLE_DEVICES lists them (indices or UUIDs);
+  // empty: every GPU. Only these are checked: another job's GPU says nothing of this run.
+  std::string cuda_visible_devices = visible_devices_from_environment();
   BuildInfo build = this_build();
   unsigned cpu_count = 0;                         // 0: the online CPUs of this machine
   std::uint64_t warn_free_bytes = 2ull << 30;     // below: warning
@@ -44,7 +50,10 @@ struct DoctorOptions {
 std::vector<Finding> check_build(const BuildInfo& build);
 std::vector<Finding> check_cpu_governor(const std::filesystem::path& sysroot);
 std::vector<Finding> check_load(const std::filesystem::path& sysroot, unsigned cpu_count);
-std::vector<Finding> check_gpu(const std::string& nvidia_smi);
+// The GPUs named by `visible_devices` (every GPU when it is empty, or when an entry names none
+// that nvidia-smi lists, e.g. a MIG instance), and the processes on them.
+std::vector<Finding> check_gpu(const std::string& nvidia_smi,
+                               const std::string& visible_devices = "");
 std::vector<Finding> check_store_location(const std::filesystem::path& store,
                                           std::uint64_t warn_free_bytes,
                                           std::uint64_t error_free_bytes);
