@@ -10,6 +10,7 @@
 
 #include "perfgate/core/csv_rows.hpp"
 #include "perfgate/core/process.hpp"
+#include "perfgate/core/visible_devices.hpp"
 
 #ifndef PERFGATE_COMPILER
 #define PERFGATE_COMPILER "unknown"
@@ -76,15 +77,12 @@ Fingerprint gpu_fingerprint(const std::string& csv, const std::string& visible_d
     if (row.size() >= 8) gpus.push_back(std::move(row));
   Fingerprint fp;
   if (gpus.empty()) return fp;
-  // CUDA numbers the devices it sees from 0 in the order of CUDA_VISIBLE_DEVICES, whose entries
-  // are indices or (prefixes of) UUIDs; CUDA's device 0 is its first entry. A MIG UUID or an
-  // entry nvidia-smi does not list leaves the first GPU.
-  const std::string first = trim_blanks(visible_devices.substr(0, visible_devices.find(',')));
+  // CUDA's device 0 is the first entry of CUDA_VISIBLE_DEVICES; an entry nvidia-smi does not
+  // list (a MIG instance) leaves the first GPU.
+  const auto entries = visible_device_entries(visible_devices);
   const auto& chosen = [&]() -> const std::vector<std::string>& {
     for (const auto& g : gpus)
-      if (!first.empty() &&
-          (g[0] == first || (first.starts_with("GPU-") && g[1].starts_with(first))))
-        return g;
+      if (!entries.empty() && entry_names_gpu(entries.front(), g[0], g[1])) return g;
     return gpus.front();
   }();
   fp.comparable["gpu.model"] = chosen[3];

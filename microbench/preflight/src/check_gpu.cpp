@@ -8,6 +8,7 @@
 
 #include "perfgate/core/csv_rows.hpp"
 #include "perfgate/core/process.hpp"
+#include "perfgate/core/visible_devices.hpp"
 #include "perfgate/preflight/doctor.hpp"
 
 namespace perfgate::preflight {
@@ -111,12 +112,10 @@ UsedGpus used_gpus(const std::string& nvidia_smi, const std::string& visible_dev
   if (trim_blanks(visible_devices).empty()) return used;
   const auto r = query(nvidia_smi, {"--query-gpu=index,uuid", "--format=csv,noheader"});
   const auto gpus = r && r->ok() ? csv_rows(r->out) : std::vector<std::vector<std::string>>{};
-  const auto entries = csv_rows(visible_devices);  // one row: the entries
-  for (const auto& entry : entries.front()) {
+  for (const auto& entry : visible_device_entries(visible_devices)) {
     bool found = false;
     for (const auto& g : gpus)
-      if (g.size() == 2 &&
-          (g[0] == entry || (entry.starts_with("GPU-") && g[1].starts_with(entry)))) {
+      if (g.size() == 2 && entry_names_gpu(entry, g[0], g[1])) {
         used.indices.insert(g[0]);
         used.uuids.insert(g[1]);
         found = true;
