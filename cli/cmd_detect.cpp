@@ -52,6 +52,7 @@ SeriesDetection detect_series(baselines::Store& store, std::map<std::string, Run
     values.push_back(v);
     labels.push_back(p.commit.empty() ? p.run_uuid.substr(0, 8) : p.commit.substr(0, 12));
     s.run_uuids.push_back(p.run_uuid);
+    s.places.push_back(p.place());
   }
   s.points = values.size();
   if (values.empty()) return s;

@@ -31,11 +31,19 @@ std::vector<std::string> series_to_show(baselines::Store& store, const std::stri
 }
 
 nlohmann::json point_json(const baselines::HistoryPoint& p, bool samples) {
-  nlohmann::json j = {
-      {"run", p.run_uuid},          {"started_at", p.started_at},    {"branch", p.branch},
-      {"commit", p.commit},         {"status", to_string(p.status)}, {"n", p.summary.n},
-      {"median", p.summary.median}, {"mad", p.summary.mad},          {"mean", p.summary.mean},
-      {"min", p.summary.min},       {"max", p.summary.max}};
+  nlohmann::json j = {{"run", p.run_uuid},
+                      {"started_at", p.started_at},
+                      {"branch", p.branch},
+                      {"commit", p.commit},
+                      {"status", to_string(p.status)},
+                      {"n", p.summary.n},
+                      {"median", p.summary.median},
+                      {"mad", p.summary.mad},
+                      {"mean", p.summary.mean},
+                      {"min", p.summary.min},
+                      {"max", p.summary.max},
+                      {"host", p.host},
+                      {"gpu_pci_bus_id", p.gpu_pci_bus_id}};
   if (samples) j["samples"] = p.samples;
   return j;
 }
@@ -75,13 +83,13 @@ void add_history_command(CLI::App& app, Action& action) {
           continue;
         }
         std::cout << id << "\n";
-        std::cout << fmt::format("  {:<8}  {:<20}  {:<10}  {:>4}  {:>14}  {:>12}  {}\n", "run",
-                                 "date", "commit", "n", "median", "MAD", "status");
+        std::cout << fmt::format("  {:<8}  {:<20}  {:<10}  {:>4}  {:>14}  {:>12}  {:<8}  {}\n",
+                                 "run", "date", "commit", "n", "median", "MAD", "status", "where");
         for (const auto& p : points)
-          std::cout << fmt::format("  {:<8}  {:<20}  {:<10}  {:>4}  {:>14.6g}  {:>12.4g}  {}\n",
-                                   p.run_uuid.substr(0, 8), p.started_at, p.commit.substr(0, 10),
-                                   p.summary.n, p.summary.median, p.summary.mad,
-                                   to_string(p.status));
+          std::cout << fmt::format(
+              "  {:<8}  {:<20}  {:<10}  {:>4}  {:>14.6g}  {:>12.4g}  {:<8}  {}\n",
+              p.run_uuid.substr(0, 8), p.started_at, p.commit.substr(0, 10), p.summary.n,
+              p.summary.median, p.summary.mad, to_string(p.status), p.place());
       }
       if (o->format == "json") std::cout << all.dump(2) << "\n";
       return exit_code::pass;

@@ -14,6 +14,7 @@ struct SeriesDetection {
   std::string series_id;
   std::size_t points = 0, skipped_points = 0;  // skipped: failed runs, unusable summaries
   std::vector<std::string> run_uuids;          // one per point
+  std::vector<std::string> places;             // one per point: host (and GPU), or empty
   regress::ChangeReport report;
   bool alert = false;  // a confirmed regression begins among the newest runs
 };

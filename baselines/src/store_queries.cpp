@@ -159,7 +159,9 @@ std::vector<HistoryPoint> SqliteStore::history(const std::string& series_key,
   if (!sid) throw InputError("unknown series '" + series_key + "' in store " + path_.string());
   auto q = db_.query(
       "SELECT r.uuid, r.commit_sha, r.branch, r.started_at, res.status, res.n, res.median, "
-      "res.mean, res.min, res.max, res.mad, sm.data "
+      "res.mean, res.min, res.max, res.mad, sm.data, "
+      "json_extract(r.fingerprint_info, '$.host'), "
+      "json_extract(r.fingerprint_info, '$.\"gpu.pci_bus_id\"') "
       "FROM results res JOIN runs r ON r.id = res.run_id "
       "JOIN fingerprints f ON f.id = r.fingerprint_id "
       "LEFT JOIN samples sm ON ?8 AND sm.run_id = res.run_id AND sm.series_id = res.series_id "
@@ -195,6 +197,8 @@ std::vector<HistoryPoint> SqliteStore::history(const std::string& series_key,
       const auto [data, bytes] = q->blob_view(11);
       p.samples = decode_samples(data, bytes);
     }
+    if (!q->is_null(12)) p.host = q->text(12);
+    if (!q->is_null(13)) p.gpu_pci_bus_id = q->text(13);
     out.push_back(std::move(p));
   }
   std::reverse(out.begin(), out.end());  // oldest first

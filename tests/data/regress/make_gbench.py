@@ -3,9 +3,11 @@
 
 make_gbench.py OUT SEED DATE NAME=LEVEL [NAME=LEVEL ...]
 Each benchmark gets 10 repetitions of log-normal noise (1 % CV) around LEVEL ns.
+The context's host_name is $GBENCH_HOST, else "ci".
 """
 import json
 import math
+import os
 import random
 import sys
 
@@ -19,7 +21,7 @@ for spec in sys.argv[4:]:
         rows.append({"name": name, "run_name": name, "run_type": "iteration", "repetitions": 10,
                      "repetition_index": rep, "iterations": 1000, "real_time": t, "cpu_time": t,
                      "time_unit": "ns"})
-doc = {"context": {"date": date, "host_name": "ci", "num_cpus": 4, "mhz_per_cpu": 3000,
+doc = {"context": {"date": date, "host_name": os.environ.get("GBENCH_HOST", "ci"), "num_cpus": 4, "mhz_per_cpu": 3000,
                    "cpu_scaling_enabled": False, "library_build_type": "release"},
        "benchmarks": rows}
 with open(out, "w") as f:

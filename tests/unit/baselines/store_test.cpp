@@ -144,6 +144,24 @@ TEST_CASE("history is oldest first and honours branch, time range and last N") {
   CHECK_THROWS_WITH(store->history("nope@time", {}), Catch::Contains("unknown series 'nope@time'"));
 }
 
+TEST_CASE("history says where each run measured: its host, and its GPU where it had one") {
+  TempDir dir;
+  auto store = Store::open(dir.file("s.db"), OpenMode::read_write);
+  Run cpu_only = make_run("run1", day(1));
+  Run on_gpu = make_run("run2", day(2));
+  on_gpu.fingerprint.info = {{"host", "node07"}, {"gpu.pci_bus_id", "00000000:18:00.0"}};
+  Run nowhere = make_run("run3", day(3));
+  nowhere.fingerprint.info.clear();
+  for (const Run* r : {&cpu_only, &on_gpu, &nowhere}) store->ingest(*r);
+  const auto points = store->history("gemm/size:1024@time", {});
+  REQUIRE(points.size() == 3);
+  CHECK(points[0].host == "node-1");
+  CHECK(points[0].place() == "node-1");
+  CHECK(points[1].gpu_pci_bus_id == "00000000:18:00.0");
+  CHECK(points[1].place() == "node07 GPU 00000000:18:00.0");
+  CHECK(points[2].place().empty());
+}
+
 TEST_CASE("run-to-run noise needs five complete runs of the fingerprint") {
   TempDir dir;
   auto store = Store::open(dir.file("s.db"), OpenMode::read_write);

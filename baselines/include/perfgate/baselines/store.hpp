@@ -26,6 +26,14 @@ struct IngestOutcome {
 // One run's summary of one series, oldest first in a history.
 struct HistoryPoint {
   std::string run_uuid, commit, branch, started_at;
+  // Where the run measured (its fingerprint's info): the host, and the PCI bus id of its GPU
+  // where it had one; empty when the run did not record them.
+  std::string host, gpu_pci_bus_id;
+  // "node07 GPU 00000000:18:00.0", "node07", or empty.
+  std::string place() const {
+    if (gpu_pci_bus_id.empty()) return host;
+    return (host.empty() ? "" : host + " ") + "GPU " + gpu_pci_bus_id;
+  }
   ResultStatus status = ResultStatus::ok;
   Summary summary;
   std::vector<double> samples;  // empty when pruned or not requested
