@@ -14,6 +14,7 @@
 #include "compare_baseline.hpp"
 #include "gate_blocks.hpp"
 #include "gate_pool.hpp"
+#include "gate_rerun.hpp"
 #include "option_checks.hpp"
 #include "perfgate/baselines/store.hpp"
 #include "perfgate/core/error.hpp"
@@ -133,6 +134,7 @@ int run_gate(const GateOptions& o) {
 
   report::ReportInput input;
   input.title = "perfgate gate (" + how.suite + ")";
+  input.rerun_commands = rerun_commands(comparison, how);
   input.comparison = std::move(comparison);
   input.full_report_hint = o.report_url;
   emit_reports(input, formats.empty() ? formats : [&] {

@@ -5,4 +5,5 @@ target_sources(perfgate PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/report_comparison.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gate_blocks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gate_pool.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gate_rerun.cpp
 )

@@ -16,7 +16,11 @@ std::string render_json(const ReportInput& in) {
   nlohmann::json counts = nlohmann::json::object();
   for (const auto& [kind, n] : count_verdicts(c.verdicts)) counts[std::string(to_string(kind))] = n;
   nlohmann::json verdicts = nlohmann::json::array();
-  for (const VerdictRecord* v : worst_first(c.verdicts)) verdicts.push_back(verdict_json(*v));
+  for (const VerdictRecord* v : worst_first(c.verdicts)) {
+    verdicts.push_back(verdict_json(*v));
+    if (const auto it = in.rerun_commands.find(v->series_id); it != in.rerun_commands.end())
+      verdicts.back()["rerun"] = it->second;
+  }
   const nlohmann::json doc = {
       {"perfgate_report", 1},
       {"title", in.title},

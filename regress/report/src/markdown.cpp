@@ -51,9 +51,15 @@ std::string table_row(const VerdictRecord& v) {
                      detail::format_tolerance(v.tolerance), detail::format_counts(v));
 }
 
-std::string evidence_item(const VerdictRecord& v) {
-  return fmt::format("- {} {}: {}\n", to_string(v.kind), md_text(v.series_id),
-                     md_plain(detail::evidence_sentence(v)));
+// A command goes in a code span, which nothing escapes: one holding a backtick or a line break
+// (a case name from code under review) is left out rather than allowed to break the comment.
+std::string evidence_item(const VerdictRecord& v, const ReportInput& in) {
+  std::string item = fmt::format("- {} {}: {}\n", to_string(v.kind), md_text(v.series_id),
+                                 md_plain(detail::evidence_sentence(v)));
+  if (const auto it = in.rerun_commands.find(v.series_id);
+      it != in.rerun_commands.end() && it->second.find_first_of("`\r\n") == std::string::npos)
+    item += fmt::format("  Measure again: `{}`\n", it->second);
+  return item;
 }
 
 std::string join_runs(const std::vector<std::string>& runs) {
@@ -121,7 +127,7 @@ std::string render_markdown(const ReportInput& in, const MarkdownOptions& opts) 
   if (!shown.empty() && rows_left_out == 0) {
     std::string evidence =
         fmt::format("<details><summary>Evidence for {} series</summary>\n\n", shown.size());
-    for (const VerdictRecord* v : shown) evidence += evidence_item(*v);
+    for (const VerdictRecord* v : shown) evidence += evidence_item(*v, in);
     evidence += "\n</details>\n\n";
     budget.add(evidence);
   }

@@ -93,6 +93,8 @@ void write_terminal(std::ostream& out, const ReportInput& in, const TerminalOpti
       keys += (keys.empty() ? "" : ", ") + printable(k);
     out << "fingerprints differ in: " << keys << '\n';
   }
+  for (const auto& [series, command] : in.rerun_commands)
+    out << "measure " << printable(series) << " again: " << printable(command) << '\n';
   out << "perfgate " << summary_line(in.comparison) << '\n';
 }
 

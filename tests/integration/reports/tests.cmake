@@ -4,3 +4,4 @@ perfgate_integration_test(reports_nightly reports/nightly.sh MEASURES LABELS gat
 perfgate_integration_test(reports_ci_files reports/ci_files.sh TIMEOUT 60)
 perfgate_integration_test(reports_gate_unmeasured reports/gate_unmeasured.sh MEASURES LABELS gate TIMEOUT 300)
 perfgate_integration_test(reports_gate_run_options reports/gate_run_options.sh MEASURES LABELS gate TIMEOUT 300)
+perfgate_integration_test(reports_gate_rerun reports/gate_rerun.sh MEASURES LABELS gate TIMEOUT 300)

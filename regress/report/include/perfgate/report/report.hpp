@@ -43,6 +43,9 @@ struct ReportInput {
   std::vector<ScalingCurve> scaling;
   std::vector<StepDecomposition> steps;
   std::string full_report_hint;  // where the full report lives (Markdown truncation pointer)
+  // Series id → a shell command that measures its case again (the gate fills it for alarms):
+  // printed under the terminal table, in the Markdown evidence and as a verdict's `rerun`.
+  std::map<std::string, std::string> rerun_commands;
 };
 
 struct TerminalOptions {
