@@ -11,27 +11,30 @@ namespace perfgate::cli {
 
 BuildUnderTest build_from_flag(const std::string& flag, const std::string& path,
                                const std::filesystem::path& self) {
-  if (!find_program(std::filesystem::absolute(path).string()))
-    throw InputError(fmt::format("{}: '{}' is not an executable file", flag, path));
   const auto absolute = std::filesystem::absolute(path);
+  if (!find_program(absolute.string()))
+    throw InputError(fmt::format("{}: '{}' is not an executable file", flag, path));
   if (absolute.filename().string().find("perfgate-microbench") != std::string::npos)
     return {self, {{"PERFGATE_MICROBENCH", absolute.string()}}};
   return {absolute, {}};
 }
 
+std::vector<std::string> suite_arguments(const SuiteInvocation& how) {
+  std::vector<std::string> args{"--suite", how.suite, "--no-store"};
+  if (!how.filter.empty()) args.insert(args.end(), {"--filter", how.filter});
+  const auto measure = measure_arguments(how.measure);
+  args.insert(args.end(), measure.begin(), measure.end());
+  args.insert(args.end(), how.extra_args.begin(), how.extra_args.end());
+  return args;
+}
+
 std::vector<std::string> suite_command(const std::filesystem::path& perfgate,
                                        const SuiteInvocation& how,
                                        const std::filesystem::path& output) {
-  std::vector<std::string> argv{perfgate.string(), "run",       "--suite",
-                                how.suite,         "--trigger", "premerge",
-                                "--no-store",      "--output",  output.string()};
-  if (!how.filter.empty()) {
-    argv.push_back("--filter");
-    argv.push_back(how.filter);
-  }
-  const auto measure = measure_arguments(how.measure);
-  argv.insert(argv.end(), measure.begin(), measure.end());
-  argv.insert(argv.end(), how.extra_args.begin(), how.extra_args.end());
+  std::vector<std::string> argv{perfgate.string(), "run",      "--trigger",
+                                "premerge",        "--output", output.string()};
+  const auto args = suite_arguments(how);
+  argv.insert(argv.end(), args.begin(), args.end());
   return argv;
 }
 

@@ -32,6 +32,11 @@ struct BuildUnderTest {
 BuildUnderTest build_from_flag(const std::string& flag, const std::string& path,
                                const std::filesystem::path& self);
 
+// The `run` arguments that measure what `how` names, out of the store: --suite, --no-store,
+// --filter, the measuring options and the extra arguments (shared by the block processes and
+// the command printed to measure a flagged case again).
+std::vector<std::string> suite_arguments(const SuiteInvocation& how);
+
 // The command line that makes `perfgate` measure the suite once into `output`.
 std::vector<std::string> suite_command(const std::filesystem::path& perfgate,
                                        const SuiteInvocation& how,

@@ -19,19 +19,10 @@ std::map<std::string, std::string> rerun_commands(const regress::Comparison& com
   std::map<std::string, std::string> out;
   for (const auto& v : comparison.verdicts) {
     if (v.kind != VerdictKind::regression && v.kind != VerdictKind::failed) continue;
-    std::vector<std::string> words{
-        "perfgate",
-        "run",
-        "--suite",
-        how.suite,
-        "--no-store",
-        "--filter",
-        microbench::exact_cases_filter({SeriesKey::parse_id(v.series_id).name()})};
-    const auto measure = measure_arguments(how.measure);
-    words.insert(words.end(), measure.begin(), measure.end());
-    words.insert(words.end(), how.extra_args.begin(), how.extra_args.end());
-    std::string command;
-    for (const auto& w : words) command += (command.empty() ? "" : " ") + shell_word(w);
+    SuiteInvocation again = how;
+    again.filter = microbench::exact_cases_filter({SeriesKey::parse_id(v.series_id).name()});
+    std::string command = "perfgate run";
+    for (const auto& word : suite_arguments(again)) command += " " + shell_word(word);
     out[v.series_id] = command;
   }
   return out;

@@ -37,15 +37,10 @@ Result outcome(const microbench::CaseRequest& request, ResultStatus status, std:
 Result run_case_isolated(const MeasuringProgram& program, const microbench::CaseRequest& request,
                          std::chrono::milliseconds limit, const std::filesystem::path& scratch) {
   std::filesystem::remove(scratch);
-  const std::string name = request.key().name();
-  ProcessOptions opts;
-  opts.timeout = limit;
-  opts.extra_env = program.environment(name);
   const auto t0 = std::chrono::steady_clock::now();
-  const auto proc = run_process(
-      program.command(
-          name, {"--case-json", microbench::to_json(request).dump(), "--output", scratch.string()}),
-      opts);
+  const auto proc = program.run(
+      request.key().name(),
+      {"--case-json", microbench::to_json(request).dump(), "--output", scratch.string()}, limit);
   if (proc.timed_out)
     return outcome(request, ResultStatus::timeout,
                    fmt::format("killed after the case time limit of {} s",

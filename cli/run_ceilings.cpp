@@ -22,13 +22,8 @@ RunCeilings measure_ceilings(const MeasuringProgram& program,
   for (const std::string& backend : backends) {
     if (probes.count(backend) == 0) continue;
     std::filesystem::remove(scratch);
-    ProcessOptions opts;
-    opts.timeout = limit;
-    opts.capture_stderr = true;
-    const std::string name = "ceilings-" + backend;
-    opts.extra_env = program.environment(name);
-    const auto proc = run_process(
-        program.command(name, {"--ceilings", backend, "--output", scratch.string()}), opts);
+    const auto proc = program.run("ceilings-" + backend,
+                                  {"--ceilings", backend, "--output", scratch.string()}, limit);
     if (!proc.ok() || !std::filesystem::exists(scratch)) {
       out.record[backend] = {
           {"error", fmt::format("measuring process {}: {}", proc.describe(), proc.err_tail(300))}};

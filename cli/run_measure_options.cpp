@@ -1,5 +1,8 @@
 #include "run_measure_options.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace perfgate::cli {
 
 void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
@@ -21,14 +24,10 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
 std::vector<std::string> measure_arguments(const MeasureOptions& o) {
   std::vector<std::string> args;
   if (o.backend != "auto") args.insert(args.end(), {"--backend", o.backend});
-  if (!o.timing.empty()) {
-    std::string list;
-    for (const auto& mode : o.timing) list += (list.empty() ? "" : ",") + mode;
-    args.insert(args.end(), {"--timing", list});
-  }
+  if (!o.timing.empty())
+    args.insert(args.end(), {"--timing", fmt::format("{}", fmt::join(o.timing, ","))});
   if (o.no_ceilings) args.emplace_back("--no-ceilings");
   if (o.wrap) args.push_back("--wrap=" + *o.wrap);  // '=': the text may start with '-'
-
   return args;
 }
 

@@ -24,8 +24,12 @@ std::vector<std::string> MeasuringProgram::command(const std::string& label,
   return argv;
 }
 
-std::map<std::string, std::string> MeasuringProgram::environment(const std::string& label) const {
-  return {{"PERFGATE_CASE", file_safe(label)}};
+ProcessResult MeasuringProgram::run(const std::string& label, const std::vector<std::string>& args,
+                                    std::chrono::milliseconds limit) const {
+  ProcessOptions opts;
+  opts.timeout = limit;
+  opts.extra_env = {{"PERFGATE_CASE", file_safe(label)}};
+  return run_process(command(label, args), opts);
 }
 
 std::vector<std::string> parse_wrap(const std::string& text) {

@@ -2,10 +2,12 @@
 // `perfgate run --wrap CMD`: the command every measuring process of the run starts under, as a
 // user would type it before a program: `taskset -c 2` or `numactl -N 0 -m 0` to pin it, `nsys
 // profile -o prof/{case}` or `ncu -o prof/{case}` to profile each case on its own.
+#include <chrono>
 #include <filesystem>
-#include <map>
 #include <string>
 #include <vector>
+
+#include "perfgate/core/process.hpp"
 
 namespace perfgate::cli {
 
@@ -18,9 +20,11 @@ struct MeasuringProgram {
   // and `args`.
   std::vector<std::string> command(const std::string& label,
                                    const std::vector<std::string>& args) const;
-  // PERFGATE_CASE, the file-safe label, for wrappers that name files from the environment
-  // (nsys and ncu expand `%q{PERFGATE_CASE}`).
-  std::map<std::string, std::string> environment(const std::string& label) const;
+  // Runs that command within `limit`, stdout and stderr captured, with PERFGATE_CASE (the
+  // file-safe label) in its environment for wrappers that name files from it (nsys and ncu
+  // expand `%q{PERFGATE_CASE}`).
+  ProcessResult run(const std::string& label, const std::vector<std::string>& args,
+                    std::chrono::milliseconds limit) const;
 };
 
 // Splits --wrap's text into words at whitespace; a word that starts with ' or " runs to the

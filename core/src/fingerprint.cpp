@@ -58,8 +58,7 @@ void add_gpu_keys(Fingerprint& fp) {
     return;
   }
   if (!r.ok()) return;
-  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-  const Fingerprint gpu = gpu_fingerprint(r.out, visible != nullptr ? visible : "");
+  const Fingerprint gpu = gpu_fingerprint(r.out, visible_devices_from_environment());
   merge_keys(fp, gpu.comparable, gpu.info);
 }
 
@@ -81,8 +80,9 @@ Fingerprint gpu_fingerprint(const std::string& csv, const std::string& visible_d
   // list (a MIG instance) leaves the first GPU.
   const auto entries = visible_device_entries(visible_devices);
   const auto& chosen = [&]() -> const std::vector<std::string>& {
-    for (const auto& g : gpus)
-      if (!entries.empty() && entry_names_gpu(entries.front(), g[0], g[1])) return g;
+    if (!entries.empty())
+      for (const auto& g : gpus)
+        if (entry_names_gpu(entries.front(), g[0], g[1])) return g;
     return gpus.front();
   }();
   fp.comparable["gpu.model"] = chosen[3];

@@ -39,13 +39,12 @@ void add_ceiling_fractions(Result& r, const Ceilings& c) {
   if (r.status != ResultStatus::ok || !r.extra.contains("counters")) return;
   nlohmann::json& counters = r.extra["counters"];
   const double gbps = counters.value("gbps", 0.0), tflops = counters.value("tflops", 0.0);
-  const bool copy = c.copy_bytes_per_second && gbps > 0;
-  const bool gemm = c.gemm_flops_per_second && tflops > 0;
-  if (copy) counters["copy_fraction"] = gbps * 1e9 / *c.copy_bytes_per_second;
-  if (gemm) counters["gemm_fraction"] = tflops * 1e12 / *c.gemm_flops_per_second;
-  if (copy && gemm)
-    counters["ceiling_fraction"] =
-        std::max(counters["copy_fraction"].get<double>(), counters["gemm_fraction"].get<double>());
+  std::optional<double> copy, gemm;
+  if (c.copy_bytes_per_second && gbps > 0) copy = gbps * 1e9 / *c.copy_bytes_per_second;
+  if (c.gemm_flops_per_second && tflops > 0) gemm = tflops * 1e12 / *c.gemm_flops_per_second;
+  if (copy) counters["copy_fraction"] = *copy;
+  if (gemm) counters["gemm_fraction"] = *gemm;
+  if (copy && gemm) counters["ceiling_fraction"] = std::max(*copy, *gemm);
 }
 
 }  // namespace perfgate::microbench

@@ -1,6 +1,5 @@
 // The timing loop: warm-up, batch sizing, samples. The only place the harness reads a clock.
 #include <chrono>
-#include <optional>
 
 #include "perfgate/microbench/registry.hpp"
 #include "perfgate/microbench/sampling.hpp"
@@ -25,11 +24,10 @@ double time_batch(Instance& inst, std::size_t iterations, int repeat) {
   return seconds_since(t0);
 }
 
-}  // namespace
-
-Measurement measure(Instance& inst, const SamplingPolicy& policy, int repeat) {
-  Measurement m;
-  auto warm_up = std::make_optional<PhaseRange>("warm-up");
+// Doubles the batch until a sample is long enough (or the warm-up budget is spent), then runs
+// that batch until the budget is spent, so that first-run costs stay out of the samples.
+void warm_up(Instance& inst, const SamplingPolicy& policy, int repeat, Measurement& m) {
+  const PhaseRange phase("warm-up");
   const auto t0 = Clock::now();
   for (;;) {
     const double t = time_batch(inst, m.batch, repeat);
@@ -44,7 +42,13 @@ Measurement measure(Instance& inst, const SamplingPolicy& policy, int repeat) {
   }
   while (seconds_since(t0) < policy.warmup_s) time_batch(inst, m.batch, repeat);
   m.warmup_s = seconds_since(t0);
-  warm_up.reset();
+}
+
+}  // namespace
+
+Measurement measure(Instance& inst, const SamplingPolicy& policy, int repeat) {
+  Measurement m;
+  warm_up(inst, policy, repeat, m);
   inst.sampling_started();
   const PhaseRange samples("samples");
 

@@ -109,10 +109,11 @@ struct UsedGpus {
 
 UsedGpus used_gpus(const std::string& nvidia_smi, const std::string& visible_devices) {
   UsedGpus used;
-  if (trim_blanks(visible_devices).empty()) return used;
+  const auto entries = visible_device_entries(visible_devices);
+  if (entries.empty()) return used;
   const auto r = query(nvidia_smi, {"--query-gpu=index,uuid", "--format=csv,noheader"});
   const auto gpus = r && r->ok() ? csv_rows(r->out) : std::vector<std::vector<std::string>>{};
-  for (const auto& entry : visible_device_entries(visible_devices)) {
+  for (const auto& entry : entries) {
     bool found = false;
     for (const auto& g : gpus)
       if (g.size() == 2 && entry_names_gpu(entry, g[0], g[1])) {
@@ -120,13 +121,13 @@ UsedGpus used_gpus(const std::string& nvidia_smi, const std::string& visible_dev
         used.uuids.insert(g[1]);
         found = true;
       }
-    if (!found) {
-      UsedGpus every;
-      every.note = fmt::format(
-          "CUDA_VISIBLE_DEVICES={}: '{}' is no GPU nvidia-smi lists; every GPU is checked",
-          visible_devices, entry);
-      return every;
-    }
+    if (!found)
+      return {.all = true,
+              .indices = {},
+              .uuids = {},
+              .note = fmt::format(
+                  "CUDA_VISIBLE_DEVICES={}: '{}' is no GPU nvidia-smi lists; every GPU is checked",
+                  visible_devices, entry)};
   }
   used.all = false;
   return used;

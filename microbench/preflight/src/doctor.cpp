@@ -1,13 +1,6 @@
 #include "perfgate/preflight/doctor.hpp"
 
-#include <cstdlib>
-
 namespace perfgate::preflight {
-
-std::string visible_devices_from_environment() {
-  const char* value = std::getenv("CUDA_VISIBLE_DEVICES");
-  return value != nullptr ? value : "";
-}
 
 std::vector<Finding> run_doctor(const DoctorOptions& options) {
   std::vector<Finding> all;

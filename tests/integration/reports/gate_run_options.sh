@@ -45,6 +45,6 @@ expect_in err 'timing cold: backend cpu has no cold mode'
 rm -f "$WORK/recording.args"
 expect_exit 2 "$PERFGATE" gate --suite tiny --timing warm --baseline-bin "$WORK/recording" \
   --output-dir "$WORK/warm" --db "$WORK/absent.db"
-expect_in err 'timing'
+expect_in err '^perfgate: --timing: warm not in \{hot,cold,graph\}$'
 [ ! -e "$WORK/recording.args" ] && [ ! -e "$WORK/warm" ] || fail "a usage error ran or wrote something"
 echo "gate_run_options: ok"

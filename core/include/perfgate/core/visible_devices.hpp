@@ -7,6 +7,9 @@
 
 namespace perfgate {
 
+// $CUDA_VISIBLE_DEVICES, or empty when it is not set.
+std::string visible_devices_from_environment();
+
 // The entries of the variable's value, trimmed; none for an empty value.
 std::vector<std::string> visible_device_entries(const std::string& value);
 

@@ -14,6 +14,7 @@
 
 #include "perfgate/core/fingerprint.hpp"
 #include "perfgate/core/model.hpp"
+#include "perfgate/core/visible_devices.hpp"
 
 namespace perfgate::preflight {
 
@@ -26,9 +27,6 @@ struct Finding {
   std::string message;
   bool operator==(const Finding&) const = default;
 };
-
-// $CUDA_VISIBLE_DEVICES, or empty when it is not set.
-std::string visible_devices_from_environment();
 
 struct DoctorOptions {
   // The store whose folder is checked for free space and a network file system; none: skipped.
