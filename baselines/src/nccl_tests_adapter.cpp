@@ -151,6 +151,7 @@ class LogParser {
       run_.fingerprint.info["nccl.banner"] = t[2];
     } else if (line.rfind("# nThread", 0) == 0) {
       run_.metadata["nccl_tests"]["parameters"] = line.substr(2);
+      read_launch(line);
     } else if (bounded_regex_match(line, m, rank_re)) {
       ranks_.push_back({m[4], m[7], m[6] != "cpu"});
     } else if (line.rfind("# Avg bus bandwidth", 0) == 0 && !t.empty()) {
@@ -257,6 +258,20 @@ class LogParser {
     }
     run_.results.push_back(std::move(r));
     return run_.results.back();
+  }
+
+  // How the timed loops launched, in the flags perfgate-collectives records as its comparable
+  // collectives.launch (absent for plain launches): "-m 4" for agg iters 4, "-G 10" for graph
+  // 10. nccl-tests' header does not say whether -z was given.
+  void read_launch(const std::string& line) {
+    static const std::regex agg_re(R"(agg iters:\s*(\d{1,9}))"), graph_re(R"(graph:\s*(\d{1,9}))");
+    std::string launch;
+    std::smatch m;
+    if (bounded_regex_search(line, m, agg_re) && std::stol(m[1]) != 1)
+      launch += "-m " + std::to_string(std::stol(m[1]));
+    if (bounded_regex_search(line, m, graph_re) && std::stol(m[1]) != 0)
+      launch += (launch.empty() ? "-G " : " -G ") + std::to_string(std::stol(m[1]));
+    if (!launch.empty()) run_.fingerprint.comparable["collectives.launch"] = launch;
   }
 
   // nccl.version is the library's NCCL_VERSION_CODE, as perfgate-collectives records it

@@ -10,9 +10,23 @@ void Backend::run_loop(int iters, const std::function<void()>& before_each) {
   wait();
 }
 
-long Backend::run_timed_loop(int iters, const std::function<void()>& before_each) {
-  run_loop(iters, before_each);
-  return iters;
+void Backend::launch_group(int group) {
+  for (int k = 0; k < group; ++k) launch();
+}
+
+long Backend::run_timed_loop(const LoopPlan& plan, const std::function<void()>& before_each,
+                             const std::function<void()>& after_each) {
+  for (int i = 0; i < plan.iters; ++i) {
+    before_each();
+    if (plan.group == 1) {
+      launch();
+    } else {
+      launch_group(plan.group);
+    }
+    if (after_each) after_each();
+  }
+  wait();
+  return static_cast<long>(plan.iters) * plan.group;
 }
 
 }  // namespace perfgate::collectives

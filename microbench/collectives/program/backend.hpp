@@ -17,6 +17,12 @@ namespace perfgate::collectives {
 
 class Communicator;
 
+// One timed loop: `iters` iterations of `group` operations launched together.
+struct LoopPlan {
+  int iters = 1;
+  int group = 1;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -43,12 +49,21 @@ class Backend {
   virtual MemoryShare memory_share() const = 0;
   // `iters` operations, `before_each` called on the host before each launch, then wait().
   void run_loop(int iters, const std::function<void()>& before_each);
-  // The timed form of `iters` operations. Plain launches by default; NCCL with `-G N` replays
-  // a CUDA graph of the `iters` operations N times, as nccl-tests does. ready_timed_loop does
-  // the untimed part (capture); run_timed_loop returns the operations it ran, `before_each`
-  // called before each launch (each graph replay).
-  virtual void ready_timed_loop(int /*iters*/) {}
-  virtual long run_timed_loop(int iters, const std::function<void()>& before_each);
+  // `group` operations launched together, as one iteration of nccl-tests' -m: NCCL puts them
+  // in one group; MPI starts them as nonblocking collectives and waits for them. By default,
+  // one launch() after another.
+  virtual void launch_group(int group);
+  // Buffer bytes beyond case_buffer_bytes(shape) that this backend's groups need (MPI: one
+  // receive buffer per operation in flight).
+  virtual double group_buffer_bytes(const CaseShape& /*shape*/) const { return 0; }
+  // The timed form of a loop: plan.iters iterations of launch_group(plan.group). Plain
+  // launches by default; NCCL with `-G N` replays a CUDA graph of the loop N times, as
+  // nccl-tests does. ready_timed_loop does the untimed part (capture); run_timed_loop returns
+  // the operations it ran, `before_each` called before each iteration (each graph replay) and
+  // `after_each`, when given, after each iteration (-z; never with a graph).
+  virtual void ready_timed_loop(const LoopPlan& /*plan*/) {}
+  virtual long run_timed_loop(const LoopPlan& plan, const std::function<void()>& before_each,
+                              const std::function<void()>& after_each);
   // Ends communication for good so that a hung operation returns (watchdog; any thread).
   virtual void abort() noexcept {}
 
@@ -58,7 +73,8 @@ class Backend {
   virtual void wait_compute() = 0;
 };
 
-std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm);
+// `group`: the most operations one launch_group() starts (-m), for which buffers are made.
+std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group);
 #ifdef PERFGATE_HAVE_NCCL
 // This rank's CUDA device count, agreed over all ranks before NCCL's bootstrap so that no rank
 // is left waiting: 0 on every rank when some rank has none, or with `required` NoDeviceError

@@ -17,7 +17,7 @@ void run_buckets(ModeContext& ctx) {
   const std::size_t element = type_size(dtype);
   std::vector<BucketMeasurement> rows;
   std::string skipped, smallest_refused;
-  for (std::size_t bucket : size_sweep(o.bucket_min, o.bucket_max, o.step_factor)) {
+  for (std::size_t bucket : size_sweep(o.bucket_min, o.bucket_max, o.steps)) {
     if (bucket > o.bucket_total || bucket < element) continue;
     // The volume is rounded down to whole buckets (exact for the usual powers of two).
     const int buckets = static_cast<int>(o.bucket_total / bucket);
@@ -44,7 +44,7 @@ void run_buckets(ModeContext& ctx) {
         ctx.comm.size(),    false};
     for (int rep = 0; rep < o.repetitions; ++rep) {
       const RankTiming mine =
-          timed_loop(ctx.backend, ctx.comm, ctx.watchdog, buckets, {o.delay_rank, o.delay_us});
+          timed_loop(ctx.backend, ctx.comm, ctx.watchdog, {buckets, 1}, {o.delay_rank, o.delay_us});
       m.sample_us.push_back(
           ctx.comm.max(mine.total_us * buckets));  // a step ends with its slowest rank
       ctx.watchdog.disarm();

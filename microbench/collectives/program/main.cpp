@@ -41,7 +41,7 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
 #endif
   if (o.cuda_graph > 0)  // a table headed "Graph: N" must have been measured with graphs
     throw perfgate::InputError("--cudagraph: the MPI backend has no CUDA graphs (0 only)");
-  return pc::make_mpi_backend(comm);
+  return pc::make_mpi_backend(comm, o.agg_iters);
 }
 
 // Runs on the watchdog thread: record the case, end communication, leave with a distinct code.

@@ -11,7 +11,9 @@ namespace perfgate::collectives {
 std::optional<std::string> buffers_do_not_fit(ModeContext& ctx, const CaseShape& shape,
                                               double other_bytes, MemoryShare share) {
   if (ctx.options.max_memory > 0) share.limit = double(ctx.options.max_memory);
-  return agreed_memory_shortfall(ctx.comm, case_buffer_bytes(shape) + other_bytes, share);
+  const double bytes =
+      case_buffer_bytes(shape) + ctx.backend.group_buffer_bytes(shape) + other_bytes;
+  return agreed_memory_shortfall(ctx.comm, bytes, share);
 }
 
 std::optional<std::string> case_refused(ModeContext& ctx, const CaseShape& shape,

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <span>
 #include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -18,10 +19,32 @@
 namespace perfgate::collectives {
 namespace {
 
+// Calls the blocking form of an MPI collective, or with `requests` its nonblocking twin
+// (MPI_Iallreduce for MPI_Allreduce: the same arguments and a request last).
+template <typename Blocking, typename Nonblocking, typename... Args>
+void start_call(std::vector<MPI_Request>* requests, Blocking blocking, Nonblocking nonblocking,
+                Args... args) {
+  if (requests == nullptr) {
+    blocking(args...);
+    return;
+  }
+  requests->emplace_back();
+  nonblocking(args..., &requests->back());
+}
+
+// A receive buffer's stride in the group's block: whole pages, so that every operation in
+// flight starts where a lone one would (see page_aligned.hpp).
+std::size_t region_stride(std::size_t bytes) {
+  constexpr std::size_t page = PageAlignedAllocator<std::byte>::page;
+  return (bytes + page - 1) / page * page;
+}
+
 class MpiBackend final : public Backend {
  public:
-  explicit MpiBackend(const Communicator& comm)
-      : comm_(comm), share_(host_memory_share(comm.comm())) {}
+  MpiBackend(const Communicator& comm, int group)
+      : comm_(comm), share_(host_memory_share(comm.comm())), group_(group) {
+    requests_.reserve(2 * static_cast<std::size_t>(group));
+  }
 
   std::string name() const override { return "mpi"; }
 
@@ -35,6 +58,12 @@ class MpiBackend final : public Backend {
             "MPI on CPU"};
   }
 
+  double group_buffer_bytes(const CaseShape& shape) const override {
+    const BufferCounts counts = buffer_counts(shape.collective, shape.count, shape.ranks);
+    const std::size_t biggest = std::max(counts.send, counts.recv) * type_size(shape.dtype);
+    return double(group_ - 1) * double(region_stride(biggest));
+  }
+
   void prepare(const CaseShape& shape, bool in_place) override {
     shape_ = shape;
     in_place_ = in_place;
@@ -45,14 +74,18 @@ class MpiBackend final : public Backend {
     const std::size_t biggest = std::max(counts.send, counts.recv);
     const std::size_t recv_bytes = (in_place ? biggest : counts.recv) * size;
     const std::size_t send_bytes = in_place ? 0 : counts.send * size;
+    // Operations of a group in flight together each receive into a region of their own (MPI
+    // forbids two writing one buffer); a lone operation uses region 0.
+    stride_ = group_ == 1 ? recv_bytes : region_stride(recv_bytes);
+    const std::size_t block_bytes = stride_ * static_cast<std::size_t>(group_ - 1) + recv_bytes;
     // Kept while both fit; else the last case's go first: the memory check judged this case's
     // alone, and a growing assign() would hold the old and the new buffer at once.
-    if (recv_.capacity() < recv_bytes || send_.capacity() < send_bytes) {
+    if (recv_.capacity() < block_bytes || send_.capacity() < send_bytes) {
       PageAlignedVector<std::byte>().swap(recv_);
       PageAlignedVector<std::byte>().swap(send_);
     }
     // In place, every collective works in one buffer big enough for its input and its output.
-    recv_.assign(recv_bytes, std::byte{0});
+    recv_.assign(block_bytes, std::byte{0});
     send_.assign(send_bytes, std::byte{0});
     refill();
   }
@@ -73,54 +106,25 @@ class MpiBackend final : public Backend {
   }
 
   void launch() override {
-    const MPI_Datatype type = mpi_datatype(shape_.dtype);
-    const MPI_Op op = mpi_op(shape_.dtype, shape_.op);
-    const MPI_Comm comm = comm_.comm();
-    const int send = static_cast<int>(send_count_), recv = static_cast<int>(recv_count_);
-    const int block = static_cast<int>(shape_.count / static_cast<std::size_t>(shape_.ranks));
-    void* in = in_place_ ? MPI_IN_PLACE : static_cast<void*>(send_.data());
-    void* out = recv_.data();
-    switch (shape_.collective) {
-      case Collective::all_reduce:
-        MPI_Allreduce(in, out, send, type, op, comm);
-        break;
-      case Collective::all_gather:
-        MPI_Allgather(in, send, type, out, send, type, comm);
-        break;
-      case Collective::reduce_scatter:
-        MPI_Reduce_scatter_block(in, out, recv, type, op, comm);
-        break;
-      case Collective::broadcast:
-        // MPI_Bcast has one buffer: out of place, the root sends from its input buffer.
-        MPI_Bcast(!in_place_ && comm_.rank() == shape_.root ? send_.data() : out, send, type,
-                  shape_.root, comm);
-        break;
-      case Collective::reduce:
-        if (in_place_ && comm_.rank() != shape_.root) in = out;
-        MPI_Reduce(in, out, send, type, op, shape_.root, comm);
-        break;
-      case Collective::alltoall:
-        MPI_Alltoall(in, block, type, out, block, type, comm);
-        break;
-      case Collective::sendrecv: {
-        const int next = (comm_.rank() + 1) % shape_.ranks,
-                  prev = (comm_.rank() - 1 + shape_.ranks) % shape_.ranks;
-        if (in_place_) {
-          MPI_Sendrecv_replace(out, send, type, next, 0, prev, 0, comm, MPI_STATUS_IGNORE);
-        } else {
-          MPI_Sendrecv(send_.data(), send, type, next, 0, out, recv, type, prev, 0, comm,
-                       MPI_STATUS_IGNORE);
-        }
-        break;
-      }
-    }
-    if (shape_.op == ReduceOp::avg && info(shape_.collective).reduces &&
-        has_output(shape_, comm_.rank())) {
-      divide_output_by_ranks();  // MPI has no average: sum, then scale (counted in the time)
-    }
+    start(region(0), nullptr);
+    if (averages()) divide_output_by_ranks(region(0));
   }
 
-  void wait() override {}  // MPI calls are blocking
+  // Every operation of the group started as a nonblocking collective into its own region,
+  // then all awaited: what a group of NCCL launches is to the GPU.
+  void launch_group(int group) override {
+    if (group > group_) {
+      throw ToolError(
+          fmt::format("the MPI backend was made for groups of {}, not {}", group_, group));
+    }
+    requests_.clear();
+    for (int k = 0; k < group; ++k) start(region(k), &requests_);
+    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+    if (averages())
+      for (int k = 0; k < group; ++k) divide_output_by_ranks(region(k));
+  }
+
+  void wait() override {}  // MPI calls and groups return complete
 
   std::size_t count_wrong_output() override {
     const std::size_t size = type_size(shape_.dtype);
@@ -154,9 +158,76 @@ class MpiBackend final : public Backend {
   }
 
  private:
-  void divide_output_by_ranks() {
+  std::byte* region(int k) { return recv_.data() + static_cast<std::size_t>(k) * stride_; }
+
+  // MPI has no average: sum, then scale (counted in the time).
+  bool averages() const {
+    return shape_.op == ReduceOp::avg && info(shape_.collective).reduces &&
+           has_output(shape_, comm_.rank());
+  }
+
+  // One operation receiving into `out`: blocking, or with `requests` started nonblocking.
+  void start(std::byte* out, std::vector<MPI_Request>* requests) {
+    const MPI_Datatype type = mpi_datatype(shape_.dtype);
+    const MPI_Op op = mpi_op(shape_.dtype, shape_.op);
+    const MPI_Comm comm = comm_.comm();
+    const int send = static_cast<int>(send_count_), recv = static_cast<int>(recv_count_);
+    const int block = static_cast<int>(shape_.count / static_cast<std::size_t>(shape_.ranks));
+    void* in = in_place_ ? MPI_IN_PLACE : static_cast<void*>(send_.data());
+    switch (shape_.collective) {
+      case Collective::all_reduce:
+        start_call(requests, MPI_Allreduce, MPI_Iallreduce, in, out, send, type, op, comm);
+        break;
+      case Collective::all_gather:
+        start_call(requests, MPI_Allgather, MPI_Iallgather, in, send, type, out, send, type, comm);
+        break;
+      case Collective::reduce_scatter:
+        start_call(requests, MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block, in, out, recv,
+                   type, op, comm);
+        break;
+      case Collective::broadcast: {
+        // MPI_Bcast has one buffer: out of place, the root sends from its input buffer.
+        void* buffer = !in_place_ && comm_.rank() == shape_.root ? send_.data() : out;
+        start_call(requests, MPI_Bcast, MPI_Ibcast, buffer, send, type, shape_.root, comm);
+        break;
+      }
+      case Collective::reduce:
+        if (in_place_ && comm_.rank() != shape_.root) in = out;
+        start_call(requests, MPI_Reduce, MPI_Ireduce, in, out, send, type, op, shape_.root, comm);
+        break;
+      case Collective::alltoall:
+        start_call(requests, MPI_Alltoall, MPI_Ialltoall, in, block, type, out, block, type, comm);
+        break;
+      case Collective::sendrecv:
+        start_ring_exchange(out, requests);
+        break;
+    }
+  }
+
+  void start_ring_exchange(std::byte* out, std::vector<MPI_Request>* requests) {
+    const MPI_Datatype type = mpi_datatype(shape_.dtype);
+    const MPI_Comm comm = comm_.comm();
+    const int send = static_cast<int>(send_count_), recv = static_cast<int>(recv_count_);
+    const int next = (comm_.rank() + 1) % shape_.ranks,
+              prev = (comm_.rank() - 1 + shape_.ranks) % shape_.ranks;
+    if (in_place_) {
+      // MPI 3.1 has no nonblocking send-receive in one buffer: a group's in-place exchanges
+      // run one after another.
+      MPI_Sendrecv_replace(out, send, type, next, 0, prev, 0, comm, MPI_STATUS_IGNORE);
+    } else if (requests == nullptr) {
+      MPI_Sendrecv(send_.data(), send, type, next, 0, out, recv, type, prev, 0, comm,
+                   MPI_STATUS_IGNORE);
+    } else {
+      requests->emplace_back();
+      MPI_Irecv(out, recv, type, prev, 0, comm, &requests->back());
+      requests->emplace_back();
+      MPI_Isend(send_.data(), send, type, next, 0, comm, &requests->back());
+    }
+  }
+
+  void divide_output_by_ranks(std::byte* out) {
     const std::size_t size = type_size(shape_.dtype);
-    const std::span<std::byte> region = std::span<std::byte>(recv_).first(recv_count_ * size);
+    const std::span<std::byte> region(out, recv_count_ * size);
     std::vector<double> values;
     for_each_piece(recv_count_, [&](std::size_t first, std::size_t n) {
       const std::span<std::byte> piece = region.subspan(first * size, n * size);
@@ -168,8 +239,11 @@ class MpiBackend final : public Backend {
 
   const Communicator& comm_;
   MemoryShare share_;
+  const int group_;
   CaseShape shape_;
   bool in_place_ = false;
+  std::size_t stride_ = 0;  // bytes from one group region to the next
+  std::vector<MPI_Request> requests_;
   std::size_t send_count_ = 0, recv_count_ = 0;
   PageAlignedVector<std::byte> send_, recv_;
   int n_ = 0;
@@ -179,8 +253,8 @@ class MpiBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm) {
-  return std::make_unique<MpiBackend>(comm);
+std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group) {
+  return std::make_unique<MpiBackend>(comm, group);
 }
 
 }  // namespace perfgate::collectives

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <span>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -216,6 +217,21 @@ class NcclBackend final : public Backend {
     park();
   }
 
+  // nccl-tests' -m: the group's operations in one ncclGroupStart/End, which NCCL launches as
+  // one (the alltoall and send/receive groups inside nest in it).
+  void launch_group(int group) override {
+    {
+      const std::lock_guard lock(comm_mutex_);
+      if (!aborted_) {
+        PG_CHECK(ncclGroupStart());
+        for (int k = 0; k < group; ++k) enqueue();
+        PG_CHECK(ncclGroupEnd());
+        return;
+      }
+    }
+    park();
+  }
+
   void enqueue() {
     const ncclDataType_t type = nccl_type(shape_.dtype);
     const ncclRedOp_t op = nccl_op(shape_.op);
@@ -262,33 +278,42 @@ class NcclBackend final : public Backend {
 
   // nccl-tests' -G: the loop's operations captured into one graph (untimed, under the
   // watchdog: the caller arms it), uploaded, then replayed graph_launches_ times.
-  void ready_timed_loop(int iters) override {
-    if (graph_launches_ == 0 || graph_iters_ == iters) return;
+  void ready_timed_loop(const LoopPlan& plan) override {
+    if (graph_launches_ == 0 || graph_plan_ == std::pair{plan.iters, plan.group}) return;
     drop_graph();
     cudaGraph_t graph = nullptr;
     PG_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < iters; ++i) launch();
+    for (int i = 0; i < plan.iters; ++i) {
+      if (plan.group == 1) {
+        launch();
+      } else {
+        launch_group(plan.group);
+      }
+    }
     PG_CHECK(cudaStreamEndCapture(stream_, &graph));
     const cudaError_t instantiated = cudaGraphInstantiate(&graph_exec_, graph, 0);
     cudaGraphDestroy(graph);
     PG_CHECK(instantiated);
     PG_CHECK(cudaGraphUpload(graph_exec_, stream_));  // the first replay does not pay for it
-    graph_iters_ = iters;
+    graph_plan_ = {plan.iters, plan.group};
   }
 
-  long run_timed_loop(int iters, const std::function<void()>& before_each) override {
-    if (graph_launches_ == 0) return Backend::run_timed_loop(iters, before_each);
+  long run_timed_loop(const LoopPlan& plan, const std::function<void()>& before_each,
+                      const std::function<void()>& after_each) override {
+    if (graph_launches_ == 0) return Backend::run_timed_loop(plan, before_each, after_each);
     // A capture here would be timed: ready_timed_loop belongs before the loop's barrier.
-    if (graph_iters_ != iters)
-      throw ToolError("NCCL backend: timed loop of " + std::to_string(iters) +
-                      " operations started without its graph captured");
+    if (graph_plan_ != std::pair{plan.iters, plan.group} || after_each)
+      throw ToolError(fmt::format(
+          "NCCL backend: timed loop of {} x {} operations started without its graph captured, "
+          "or blocking",
+          plan.iters, plan.group));
     for (int l = 0; l < graph_launches_; ++l) {
       before_each();
       if (aborted_) park();
       PG_CHECK(cudaGraphLaunch(graph_exec_, stream_));
     }
     wait();
-    return static_cast<long>(iters) * graph_launches_;
+    return static_cast<long>(plan.iters) * plan.group * graph_launches_;
   }
 
   // Polls (as nccl-tests does) rather than blocking, so that the watchdog's abort is never
@@ -388,12 +413,12 @@ class NcclBackend final : public Backend {
   void drop_graph() {
     if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
     graph_exec_ = nullptr;
-    graph_iters_ = 0;
+    graph_plan_ = {0, 0};
   }
 
   const Communicator& comm_;
   int graph_launches_;
-  int graph_iters_ = 0;  // operations in graph_exec_
+  std::pair<int, int> graph_plan_{0, 0};  // iterations and group of graph_exec_
   int device_ = 0;
   cudaDeviceProp props_{};
   MemoryShare share_;

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfgate/collectives/size_sweep.hpp"
 #include "perfgate/core/byte_size.hpp"
@@ -49,6 +50,29 @@ double parse_margin(std::string text) {
   return percent ? value / 100 : value;
 }
 
+// -f and -i as nccl-tests reads them: a factor of 2 or more multiplies, a factor of 1 adds
+// --stepbytes (1M unless given); giving -i with a factor of 2 or more is refused, not guessed.
+SizeSteps parse_steps(const RawOptions& raw) {
+  SizeSteps steps;
+  if (!raw.step_factor.empty()) {
+    const std::string& text = raw.step_factor;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), steps.factor);
+    if (ec != std::errc() || end != text.data() + text.size() || steps.factor == 0)
+      throw InputError(fmt::format("--stepfactor: '{}' is not a whole number of 1 or more", text));
+  }
+  if (raw.step_bytes.empty()) return steps;
+  steps.bytes = parse_byte_size(raw.step_bytes, "--stepbytes");
+  if (steps.bytes == 0) throw InputError("--stepbytes: must be at least 1");
+  if (raw.step_factor.empty()) {
+    steps.factor = 1;
+  } else if (steps.by_factor()) {
+    throw InputError(fmt::format(
+        "--stepbytes {} with --stepfactor {}: give one of them (a factor of 1 uses the increment)",
+        raw.step_bytes, raw.step_factor));
+  }
+  return steps;
+}
+
 Mode parse_mode(const std::string& s) {
   for (Mode m : {Mode::sweep, Mode::overlap, Mode::buckets, Mode::reference}) {
     if (s == mode_name(m)) return m;
@@ -73,6 +97,14 @@ const char* mode_name(Mode m) {
   return "sweep";
 }
 
+std::string launch_method(const Options& o) {
+  std::vector<std::string> flags;
+  if (o.agg_iters != 1) flags.push_back(fmt::format("-m {}", o.agg_iters));
+  if (o.blocking) flags.emplace_back("-z 1");
+  if (o.cuda_graph > 0) flags.push_back(fmt::format("-G {}", o.cuda_graph));
+  return fmt::format("{}", fmt::join(flags, " "));
+}
+
 void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("--backend", o.backend,
                  "mpi, nccl or auto (nccl when compiled in and a GPU is visible)")
@@ -83,13 +115,20 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
                  "alltoall, sendrecv, or all");
   app.add_option("-b,--minbytes", raw.min_bytes, "smallest size (K, M, G suffixes)");
   app.add_option("-e,--maxbytes", raw.max_bytes, "largest size (K, M, G suffixes)");
-  app.add_option("-f,--stepfactor", o.step_factor, "size multiplier between steps");
+  app.add_option("-f,--stepfactor", raw.step_factor,
+                 "size multiplier between steps (default 2; 1: fixed steps of --stepbytes)");
+  app.add_option("-i,--stepbytes", raw.step_bytes,
+                 "fixed increment between sizes, instead of --stepfactor (K, M, G suffixes)");
   app.add_option("-d,--datatype", raw.datatypes,
                  "comma list of float, bfloat16, half, f8e4m3, f8e5m2, or all");
   app.add_option("-o,--op", raw.ops, "comma list of sum, prod, max, min, avg, or all");
   app.add_option("-r,--root", o.root, "root rank of broadcast and reduce");
   app.add_option("-w,--warmup_iters", o.warmup_iters, "untimed operations before each timed loop");
-  app.add_option("-n,--iters", o.iters, "operations per timed loop");
+  app.add_option("-n,--iters", o.iters, "iterations per timed loop");
+  app.add_option("-m,--agg_iters", o.agg_iters,
+                 "sweep mode: operations launched together in each iteration");
+  app.add_option("-z,--blocking", raw.blocking,
+                 "sweep mode: 1 completes each iteration on every rank before the next");
   app.add_option("--repetitions", o.repetitions, "timed loops per case (one sample each)");
   app.add_option("-c,--check", raw.check, "check the output data (0 or 1)");
   app.add_option("-a,--average", raw.average,
@@ -104,7 +143,8 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
                  "straggler threshold over the median rank (0.1 or 10%)");
   app.add_option("--straggler-floor-us", o.straggler_floor_us,
                  "a straggler must also exceed the median by this many microseconds (timer noise)");
-  app.add_option("--timeout-s", o.timeout_s, "watchdog: seconds one operation may take (0: off)");
+  app.add_option("-T,--timeout,--timeout-s", o.timeout_s,
+                 "watchdog: seconds one operation may take (0: off)");
   app.add_option("--bucket-total", raw.bucket_total, "buckets mode: gradient volume per step");
   app.add_option("--bucket-min", raw.bucket_min, "buckets mode: smallest bucket");
   app.add_option("--bucket-max", raw.bucket_max, "buckets mode: largest bucket");
@@ -124,12 +164,24 @@ namespace {
 // element and fit in the volume; a range with none would end the run with nothing measured.
 void check_bucket_range(const Options& o) {
   const DataType dtype = o.datatypes.front();
-  for (std::size_t bucket : size_sweep(o.bucket_min, o.bucket_max, o.step_factor))
+  for (std::size_t bucket : size_sweep(o.bucket_min, o.bucket_max, o.steps))
     if (bucket >= type_size(dtype) && bucket <= o.bucket_total) return;
   throw InputError(fmt::format(
       "--bucket-total: {} B holds no bucket from --bucket-min {} B to --bucket-max {} B (a bucket "
       "must fit in the volume and hold one {} element)",
       o.bucket_total, o.bucket_min, o.bucket_max, type_name(dtype)));
+}
+
+// -m and -z change how a sweep's timed loop launches its operations; the other modes time
+// loops of their own design (a step of buckets, a loop beside a GEMM) that they would change.
+void check_sweep_only(const Options& o) {
+  if (o.mode == Mode::sweep) return;
+  if (o.agg_iters != 1)
+    throw InputError(
+        fmt::format("--agg_iters: applies to sweep mode only, not {}", mode_name(o.mode)));
+  if (o.blocking)
+    throw InputError(
+        fmt::format("--blocking: applies to sweep mode only, not {}", mode_name(o.mode)));
 }
 
 }  // namespace
@@ -143,12 +195,17 @@ void finish_options(Options& o, const RawOptions& raw) {
   o.ops = parse_list<ReduceOp>(raw.ops, all_reduce_ops(), reduce_op_from_string, "--op");
   o.min_bytes = parse_byte_size(raw.min_bytes, "--minbytes");
   o.max_bytes = parse_byte_size(raw.max_bytes, "--maxbytes");
-  size_sweep(o.min_bytes, o.max_bytes, o.step_factor);  // validates the range
+  o.steps = parse_steps(raw);
   o.bucket_total = parse_byte_size(raw.bucket_total, "--bucket-total");
   o.bucket_min = parse_byte_size(raw.bucket_min, "--bucket-min");
   o.bucket_max = parse_byte_size(raw.bucket_max, "--bucket-max");
-  size_sweep(o.bucket_min, o.bucket_max, o.step_factor);
-  if (o.mode == Mode::buckets) check_bucket_range(o);
+  // The steps walk the bucket range in buckets mode and the size range in the others; only the
+  // range walked is checked (-i 1K suits one and not the other).
+  if (o.mode == Mode::buckets) {
+    check_bucket_range(o);
+  } else {
+    size_sweep(o.min_bytes, o.max_bytes, o.steps);
+  }
   o.max_memory = parse_byte_size(raw.max_memory, "--max-memory");
   o.straggler_margin = parse_margin(raw.margin);
   if (raw.check != 0 && raw.check != 1) throw InputError("--check: must be 0 or 1");
@@ -158,6 +215,14 @@ void finish_options(Options& o, const RawOptions& raw) {
   if (o.iters < 1) throw InputError("--iters: must be at least 1");
   if (o.warmup_iters < 0) throw InputError("--warmup_iters: must not be negative");
   if (o.cuda_graph < 0) throw InputError("--cudagraph: must not be negative");
+  if (o.agg_iters < 1) throw InputError("--agg_iters: must be at least 1");
+  if (raw.blocking != 0 && raw.blocking != 1) throw InputError("--blocking: must be 0 or 1");
+  o.blocking = raw.blocking == 1;
+  if (o.blocking && o.cuda_graph > 0)
+    throw InputError(
+        "--blocking: a CUDA graph (--cudagraph) replays with no host step between "
+        "operations; use one of them");
+  check_sweep_only(o);
   if (o.repetitions < 1) throw InputError("--repetitions: must be at least 1");
   if (o.straggler_floor_us < 0) throw InputError("--straggler-floor-us: must not be negative");
   if (o.timeout_s < 0) throw InputError("--timeout-s: must not be negative");
@@ -184,10 +249,13 @@ nlohmann::json options_json(const Options& o) {
           {"ops", names(o.ops, op_name)},
           {"min_bytes", o.min_bytes},
           {"max_bytes", o.max_bytes},
-          {"step_factor", o.step_factor},
+          {"step_factor", o.steps.factor},
+          {"step_bytes", o.steps.by_factor() ? 0 : o.steps.bytes},
           {"root", o.root},
           {"warmup_iters", o.warmup_iters},
           {"iters", o.iters},
+          {"agg_iters", o.agg_iters},
+          {"blocking", o.blocking},
           {"repetitions", o.repetitions},
           {"check", o.check},
           {"average", static_cast<int>(o.time_shown)},

@@ -11,6 +11,7 @@
 #include "perfgate/collectives/collective.hpp"
 #include "perfgate/collectives/datatype.hpp"
 #include "perfgate/collectives/reduce_op.hpp"
+#include "perfgate/collectives/size_sweep.hpp"
 
 namespace perfgate::collectives {
 
@@ -21,11 +22,17 @@ struct Options {
   std::string backend = "auto";
   Mode mode = Mode::sweep;
   std::vector<Collective> collectives{Collective::all_reduce};
-  std::size_t min_bytes = 8, max_bytes = std::size_t{32} << 20, step_factor = 2;
+  std::size_t min_bytes = 8, max_bytes = std::size_t{32} << 20;
+  SizeSteps steps;  // -f 2 by default; -i N (or -f 1) for fixed increments
   std::vector<DataType> datatypes{DataType::f32};
   std::vector<ReduceOp> ops{ReduceOp::sum};
   int root = 0;
   int warmup_iters = 5, iters = 20, repetitions = 1;
+  // -m: operations launched together in each iteration of a timed loop (one NCCL group; MPI
+  // nonblocking collectives); time per operation = loop time / (iters x agg_iters).
+  int agg_iters = 1;
+  // -z: each iteration of a timed loop completes on every rank (wait, barrier) before the next.
+  bool blocking = false;
   bool check = true;
   TimeShown time_shown = TimeShown::average;
   int cuda_graph = 0;  // -G: replays of each timed loop captured as a CUDA graph (0: none)
@@ -47,10 +54,11 @@ struct Options {
 // Text fields filled by CLI11, turned into Options by finish_options().
 struct RawOptions {
   std::string mode = "sweep", collectives = "all_reduce", min_bytes = "8", max_bytes = "32M";
+  std::string step_factor, step_bytes;  // empty: not given
   std::string datatypes = "float", ops = "sum", margin = "0.10";
   std::string bucket_total = "64M", bucket_min = "1M", bucket_max = "64M";
   std::string max_memory = "0";
-  int check = 1, average = 1;
+  int check = 1, average = 1, blocking = 0;
   std::vector<std::string> labels;
 };
 
@@ -59,6 +67,10 @@ void add_options(CLI::App& app, Options& options, RawOptions& raw);
 void finish_options(Options& options, const RawOptions& raw);
 
 const char* mode_name(Mode m);
+// How the timed loops launch operations when not plainly one at a time, in nccl-tests' flags
+// ("-m 4 -z 1 -G 10"); empty for plain launches. A comparable fingerprint key: a grouped,
+// blocking or graph-replayed time per operation is not a plain one.
+std::string launch_method(const Options& o);
 nlohmann::json options_json(const Options& o);
 
 }  // namespace perfgate::collectives

@@ -19,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 // together after a barrier; the time is the slowest rank's.
 LoopSpan comm_loop(ModeContext& ctx, int repeats) {
   const LoopSpan mine =
-      measure_loop(ctx.backend, ctx.comm, ctx.watchdog, ctx.options.iters, {}, repeats);
+      measure_loop(ctx.backend, ctx.comm, ctx.watchdog, {ctx.options.iters, 1}, {}, repeats);
   const double slowest = ctx.comm.max(mine.us);
   ctx.watchdog.disarm();  // after the max, where a rank done early waits for its peers
   return {slowest, mine.operations};

@@ -22,7 +22,7 @@ void run_reference(ModeContext& ctx) {
   std::string text = fmt::format("# Reference: plain MPI_Allreduce loop, float sum, {} ranks\n", n);
   text += fmt::format("# {:>10}  {:>12}  {:>7}  {:>6}  {:>6}\n", "size", "count", "time", "algbw",
                       "busbw");
-  for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.step_factor)) {
+  for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.steps)) {
     const std::size_t count = size / sizeof(float);
     if (count == 0) continue;
     const CaseShape shape{Collective::all_reduce, DataType::f32, ReduceOp::sum, 0, n, count};

@@ -70,6 +70,8 @@ RunDocument::RunDocument(const Options& options, const std::string& backend,
   if (writer) {
     run_.fingerprint = collect_fingerprint(this_build());
     merge_keys(run_.fingerprint, backend_keys, {{"mpi.library", mpi_library_version()}});
+    if (const std::string launch = launch_method(options); !launch.empty())
+      run_.fingerprint.comparable["collectives.launch"] = launch;
   }
 
   nlohmann::json ranks = nlohmann::json::array();

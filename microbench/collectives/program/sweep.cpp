@@ -58,8 +58,8 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   const auto n = static_cast<std::size_t>(shape.ranks);
   std::vector<double> own_sum(n, 0), avg, lo, hi;
   for (int rep = 0; rep < o.repetitions; ++rep) {
-    const RankTiming mine =
-        timed_loop(ctx.backend, ctx.comm, ctx.watchdog, o.iters, {o.delay_rank, o.delay_us});
+    const RankTiming mine = timed_loop(ctx.backend, ctx.comm, ctx.watchdog, {o.iters, o.agg_iters},
+                                       {o.delay_rank, o.delay_us}, o.blocking);
     const std::vector<RankTiming> all = gather_timings(ctx.comm, mine);
     ctx.watchdog.disarm();
     if (ctx.comm.rank() != 0) continue;
@@ -116,9 +116,10 @@ TableHeader header_for(ModeContext& ctx, Collective c) {
   h.program = std::string(info(c).perf_name);
   h.min_bytes = ctx.options.min_bytes;
   h.max_bytes = ctx.options.max_bytes;
-  h.step_factor = ctx.options.step_factor;
+  h.steps = ctx.options.steps;
   h.warmup_iters = ctx.options.warmup_iters;
   h.iters = ctx.options.iters;
+  h.agg_iters = ctx.options.agg_iters;
   h.check = ctx.options.check;
   h.graph = ctx.options.cuda_graph;
   const RankDescription mine = ctx.backend.describe();
@@ -166,7 +167,7 @@ std::size_t run_sweep(ModeContext& ctx) {
         info(c).reduces ? o.ops : std::vector<ReduceOp>{ReduceOp::sum};
     for (DataType dtype : o.datatypes) {
       for (ReduceOp op : ops) {
-        for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.step_factor)) {
+        for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.steps)) {
           CaseShape shape{c,  dtype,
                           op, info(c).has_root ? o.root : 0,
                           n,  usable_count(c, size / type_size(dtype), n)};

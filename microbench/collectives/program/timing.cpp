@@ -27,33 +27,47 @@ void warm_up(Backend& backend, Watchdog& watchdog, int iters) {
   watchdog.disarm();
 }
 
-LoopSpan measure_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog, int iters,
-                      const std::function<void()>& before_each, int gemms) {
+LoopSpan measure_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,
+                      const LoopPlan& plan, const std::function<void()>& before_each, int gemms,
+                      bool blocking) {
   watchdog.arm();  // a peer that never arrives hangs this barrier too
-  backend.ready_timed_loop(iters);
+  backend.ready_timed_loop(plan);
   comm.barrier();
   const Clock::time_point start = Clock::now();
   if (gemms > 0) backend.launch_compute(gemms);
-  const long operations = backend.run_timed_loop(iters, [&] {
-    watchdog.arm();
-    if (before_each) before_each();
-  });
+  std::function<void()> complete_everywhere;
+  if (blocking) {
+    complete_everywhere = [&] {
+      backend.wait();
+      comm.barrier();
+    };
+  }
+  const long operations = backend.run_timed_loop(
+      plan,
+      [&] {
+        watchdog.arm();
+        if (before_each) before_each();
+      },
+      complete_everywhere);
   if (gemms > 0) backend.wait_compute();
   return {micros(Clock::now() - start), operations};
 }
 
-RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog, int iters,
-                      const Delay& delay) {
+RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,
+                      const LoopPlan& plan, const Delay& delay, bool blocking) {
   const bool delayed = delay.rank == comm.rank() && delay.us > 0;
   const auto sleep = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double, std::micro>(delay.us));
   Clock::duration pre{0};
-  const LoopSpan span = measure_loop(backend, comm, watchdog, iters, [&] {
-    if (!delayed) return;
-    const Clock::time_point before = Clock::now();
-    std::this_thread::sleep_for(sleep);
-    pre += Clock::now() - before;
-  });
+  const LoopSpan span = measure_loop(
+      backend, comm, watchdog, plan,
+      [&] {
+        if (!delayed) return;
+        const Clock::time_point before = Clock::now();
+        std::this_thread::sleep_for(sleep);
+        pre += Clock::now() - before;
+      },
+      0, blocking);
   const auto per_operation = static_cast<double>(span.operations);
   return {span.us / per_operation, micros(pre) / per_operation};
 }

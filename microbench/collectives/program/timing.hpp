@@ -22,22 +22,25 @@ struct Delay {
 std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog);
 void warm_up(Backend& backend, Watchdog& watchdog, int iters);
 
-// This rank's wall time of one timed loop and the operations run (iters, or iters x replays).
+// This rank's wall time of one timed loop and the operations run (iters x group, times the
+// graph's replays under -G).
 struct LoopSpan {
   double us = 0;
   long operations = 0;
 };
-// The barrier-to-clock sequence of every timed loop. `before_each` runs before each launch,
-// after the watchdog's re-arm; `gemms` > 0 GEMMs (overlap mode) start with the clock and are
-// awaited before it stops. Leaves the watchdog armed, as timed_loop does.
-LoopSpan measure_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog, int iters,
-                      const std::function<void()>& before_each, int gemms = 0);
-// One timed loop of `iters` operations (replayed as a graph under -G); this rank's time per
-// operation and pre-collective time.
+// The barrier-to-clock sequence of every timed loop. `before_each` runs before each
+// iteration, after the watchdog's re-arm; `gemms` > 0 GEMMs (overlap mode) start with the
+// clock and are awaited before it stops; `blocking` (-z) ends each iteration with wait() and a
+// barrier, as nccl-tests' blocking mode. Leaves the watchdog armed, as timed_loop does.
+LoopSpan measure_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,
+                      const LoopPlan& plan, const std::function<void()>& before_each, int gemms = 0,
+                      bool blocking = false);
+// One timed loop (replayed as a graph under -G); this rank's time per operation and
+// pre-collective time.
 // Leaves the watchdog armed: a rank that finished early (a broadcast root) next waits for its
 // peers in the exchange of timings, so the caller disarms after that exchange.
-RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog, int iters,
-                      const Delay& delay);
+RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,
+                      const LoopPlan& plan, const Delay& delay, bool blocking = false);
 // Rank 0 receives every rank's timing (others: empty).
 std::vector<RankTiming> gather_timings(const Communicator& comm, const RankTiming& mine);
 

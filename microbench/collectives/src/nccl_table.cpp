@@ -23,10 +23,10 @@ std::string format_table_header(const TableHeader& h) {
   std::string out;
   out += fmt::format("# Collective test starting: {}\n", h.program);
   out += fmt::format(
-      "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {}(factor) warmup iters: {} iters: {} agg "
-      "iters: 1 "
-      "validation: {} graph: {}\n",
-      h.min_bytes, h.max_bytes, h.step_factor, h.warmup_iters, h.iters, h.check ? 1 : 0, h.graph);
+      "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {} warmup iters: {} iters: {} agg "
+      "iters: {} validation: {} graph: {}\n",
+      h.min_bytes, h.max_bytes, h.steps.header_text(), h.warmup_iters, h.iters, h.agg_iters,
+      h.check ? 1 : 0, h.graph);
   out += "#\n# Using devices\n";
   for (const RankDescription& r : h.ranks) {
     out += fmt::format("#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [{}] {}\n", r.rank,

@@ -6,18 +6,35 @@
 
 namespace perfgate::collectives {
 
+std::string SizeSteps::header_text() const {
+  return by_factor() ? fmt::format("{}(factor)", factor) : fmt::format("{}(bytes)", bytes);
+}
+
 std::vector<std::size_t> size_sweep(std::size_t min_bytes, std::size_t max_bytes,
-                                    std::size_t factor) {
+                                    const SizeSteps& steps) {
   if (min_bytes == 0) throw InputError("--minbytes: must be at least 1");
   if (min_bytes > max_bytes) {
     throw InputError(
         fmt::format("--minbytes {} is larger than --maxbytes {}", min_bytes, max_bytes));
   }
-  if (factor < 2) throw InputError(fmt::format("--stepfactor: {} is below 2", factor));
+  if (steps.factor == 0) throw InputError("--stepfactor: must be at least 1");
+  if (!steps.by_factor() && steps.bytes == 0) throw InputError("--stepbytes: must be at least 1");
+  if (!steps.by_factor() && (max_bytes - min_bytes) / steps.bytes >= max_sweep_sizes) {
+    throw InputError(fmt::format(
+        "--stepbytes: {} B from --minbytes {} to --maxbytes {} makes more than {} sizes",
+        steps.bytes, min_bytes, max_bytes, max_sweep_sizes));
+  }
   std::vector<std::size_t> sizes;
-  for (std::size_t s = min_bytes; s <= max_bytes; s *= factor) {
+  for (std::size_t s = min_bytes;;) {
     sizes.push_back(s);
-    if (s > max_bytes / factor) break;
+    // Each test keeps the next size within max without overflowing.
+    if (steps.by_factor()) {
+      if (s > max_bytes / steps.factor) break;
+      s *= steps.factor;
+    } else {
+      if (s > max_bytes - steps.bytes) break;
+      s += steps.bytes;
+    }
   }
   return sizes;
 }

@@ -2,7 +2,8 @@
 # GPU smoke check of the NCCL backend on a one-GPU machine (not a ctest test: needs a GPU).
 # usage: device_check.sh PERFGATE_COLLECTIVES OUT_DIR
 # One GPU allows one NCCL rank: this checks bootstrap, every collective and datatype with the
-# data check, CUDA-graph replay, the cuBLAS overlap, buckets and the watchdog; not bandwidth.
+# data check, CUDA-graph replay, grouped (-m) and blocking (-z) loops, the cuBLAS overlap,
+# buckets and the watchdog; not bandwidth.
 # Each run must exit as wanted and print its expected line; the script fails otherwise.
 B=$1
 OUT=$2
@@ -18,6 +19,14 @@ run -b 8 -e 1G -f 8 -n 20 -w 5 --output "$OUT/ar.json" >"$OUT/ar.txt" 2>&1
 expect ar 0 $? "$CHECKED"
 run -G 4 -b 8 -e 1G -f 8 -n 20 -w 5 --output "$OUT/graph.json" >"$OUT/graph.txt" 2>&1
 expect graph 0 $? "$CHECKED"
+# nccl-tests' -m (one NCCL group of 4 operations per iteration), -z (a wait and a barrier after
+# each iteration) and -i (fixed increments), every collective.
+run --collective all -m 4 -b 1M -e 4M -i 1M -n 5 -w 2 --output "$OUT/grouped.json" >"$OUT/grouped.txt" 2>&1
+expect grouped 0 $? "agg iters: 4 validation: 1" "$CHECKED"
+run --collective all -z 1 -b 1K -e 1M -f 32 -n 5 -w 2 >"$OUT/blocking.txt" 2>&1
+expect blocking 0 $? "$CHECKED"
+run -G 4 -m 2 -b 8 -e 1M -f 32 -n 5 -w 2 >"$OUT/graph_grouped.txt" 2>&1
+expect graph_grouped 0 $? "agg iters: 2 validation: 1 graph: 4" "$CHECKED"
 run --collective broadcast -b 1G -e 1G -n 20 -w 5 >"$OUT/bcast.txt" 2>&1
 expect bcast 0 $? "$CHECKED"
 run --mode overlap -e 256M --gemm-n 4096 -n 20 -w 5 --output "$OUT/overlap.json" >"$OUT/overlap.txt" 2>&1

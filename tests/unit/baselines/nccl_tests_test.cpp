@@ -16,6 +16,13 @@ namespace {
 const std::filesystem::path kData = std::filesystem::path(PERFGATE_TEST_DATA) / "baselines";
 
 using perfgate::test::find_series;
+
+// A one-row nccl-tests table, for logs made of a header line and it.
+const std::string kOneRowTable =
+    "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
+    "time   algbw   busbw #wrong\n"
+    "        1024           256     float     sum      -1    41.22    0.02    0.04      0    "
+    "40.17    0.03    0.05      0\n";
 }  // namespace
 
 TEST_CASE("single-node all_reduce log: series, metrics, wrong counts and fingerprint") {
@@ -144,16 +151,29 @@ TEST_CASE("ranks on \"[cpu]\" (perfgate-collectives' MPI backend) are not GPUs")
 }
 
 TEST_CASE("without nccl-tests' version line, nccl.version is the code of NCCL's banner") {
-  const std::string table =
-      "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
-      "time   algbw   "
-      "busbw #wrong\n"
-      "        1024           256     float     sum      -1    41.22    0.02    0.04      0    "
-      "40.17    0.03    0.05      0\n";
-  CHECK(from_nccl_tests_log("NCCL version 2.21.5+cuda12.4\n" + table, "a.log")
+  CHECK(from_nccl_tests_log("NCCL version 2.21.5+cuda12.4\n" + kOneRowTable, "a.log")
             .fingerprint.comparable.at("nccl.version") == "22105");
-  CHECK(from_nccl_tests_log("NCCL version 2.8.4+cuda11.2\n" + table, "b.log")
+  CHECK(from_nccl_tests_log("NCCL version 2.8.4+cuda11.2\n" + kOneRowTable, "b.log")
             .fingerprint.comparable.at("nccl.version") == "2804");
+}
+
+TEST_CASE("a log measured with -m or -G says so in its comparable collectives.launch") {
+  const auto launch = [&](const std::string& parameters) {
+    const Run run = from_nccl_tests_log(
+        "# nThread 1 nGpus 1 minBytes 1024 maxBytes 1024 step: "
+        "2(factor) warmup iters: 5 iters: 20 " +
+            parameters + "\n" + kOneRowTable,
+        "a.log");
+    const auto key = run.fingerprint.comparable.find("collectives.launch");
+    return key == run.fingerprint.comparable.end() ? std::string("(none)") : key->second;
+  };
+  CHECK(launch("agg iters: 1 validation: 1 graph: 0") == "(none)");
+  CHECK(launch("agg iters: 4 validation: 1 graph: 0") == "-m 4");
+  CHECK(launch("agg iters: 1 validation: 1 graph: 10") == "-G 10");
+  CHECK(launch("agg iters: 08 validation: 1 graph: 2") == "-m 8 -G 2");
+  // The real single-node log was measured plainly.
+  CHECK(read_results_file(kData / "nccl_single_node.log")
+            .fingerprint.comparable.count("collectives.launch") == 0);
 }
 
 TEST_CASE("bandwidths printed as 0.00 are recomputed from size and time") {

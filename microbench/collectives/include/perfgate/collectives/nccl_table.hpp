@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "perfgate/collectives/datatype.hpp"
+#include "perfgate/collectives/size_sweep.hpp"
 
 namespace perfgate::collectives {
 
@@ -22,8 +23,9 @@ struct RankDescription {
 
 struct TableHeader {
   std::string program;  // "all_reduce_perf"
-  std::size_t min_bytes = 0, max_bytes = 0, step_factor = 2;
-  int warmup_iters = 0, iters = 0;
+  std::size_t min_bytes = 0, max_bytes = 0;
+  SizeSteps steps;
+  int warmup_iters = 0, iters = 0, agg_iters = 1;
   bool check = true;
   int graph = 0;
   std::vector<RankDescription> ranks;

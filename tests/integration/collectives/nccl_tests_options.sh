@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# nccl-tests' -i (fixed size increments), -m (operations launched together) and -z (blocking)
+# on the MPI backend, under real mpirun processes. A PMPI call counter preloaded into every
+# rank shows how the timed loops launched their operations: -m 4 starts 4 nonblocking
+# collectives per iteration and waits once; -z 1 adds one barrier per iteration.
+HERE="$(cd "$(dirname "$0")" && pwd)"
+source "$HERE/../lib.sh"
+source "$HERE/mpi_env.sh"
+[ -f "${MPI_CALL_COUNTER:-}" ] || fail "MPI_CALL_COUNTER is not a built library: '${MPI_CALL_COUNTER:-}'"
+# A sanitizer build's runtime must come first; the preloaded counter comes before it.
+export ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0"
+
+# sizes_in FILE: the distinct sizes of the table's rows, ascending.
+sizes_in() { awk '!/^#/ && NF == 13 {print $1}' "$1" | sort -nu | tr '\n' ' '; }
+
+# --- -i: fixed increments; -f 1 means the same with the default 1M increment.
+expect_exit 0 run_collectives 2 --backend mpi --collective all -b 1K -e 4K -i 1K -n 2 -w 1 \
+  --output "$WORK/steps.json"
+expect_in out '^# nThread 1 nGpus 1 minBytes 1024 maxBytes 4096 step: 1024\(bytes\) warmup iters: 1 iters: 2 agg iters: 1 validation: 1 graph: 0$'
+[ "$(sizes_in "$WORK/out")" = "1024 2048 3072 4096 " ] || { cat "$WORK/out"; fail "-i 1K: sizes $(sizes_in "$WORK/out")"; }
+[ "$(grep -cvE '^#|^$' "$WORK/out")" -eq 28 ] || { cat "$WORK/out"; fail "-i 1K: not 4 rows for each of 7 collectives"; }
+cp "$WORK/out" "$WORK/steps.txt"
+python3 "$HERE/check_run.py" "$WORK/steps.txt" "$WORK/steps.json" 2 || fail "-i 1K: table or document"
+expect_exit 0 run_collectives 1 --backend mpi -b 1M -e 3M -f 1 -n 1 -w 0
+expect_in out 'step: 1048576\(bytes\)'
+[ "$(sizes_in "$WORK/out")" = "1048576 2097152 3145728 " ] || { cat "$WORK/out"; fail "-f 1: sizes"; }
+
+# The table header's step and agg iters survive perfgate's nccl-tests ingester.
+if ingest_or_skip --format nccl-tests "$WORK/steps.txt"; then
+  sqlite3 "$WORK/store.db" "SELECT metadata FROM runs" >"$WORK/meta"
+  expect_in meta 'step: 1024\(bytes\) warmup iters: 1 iters: 2 agg iters: 1'
+fi
+
+# Refused with one line and exit 2: both -i and a factor, a zero factor, a zero increment, and
+# an increment that would make more sizes than a run can measure.
+expect_exit 2 run_collectives 1 --backend mpi -b 1K -e 4K -i 1K -f 2
+expect_in err '^perfgate-collectives: --stepbytes 1K with --stepfactor 2: give one of them \(a factor of 1 uses the increment\)$'
+expect_exit 2 run_collectives 1 --backend mpi -f 0
+expect_in err '^perfgate-collectives: --stepfactor: .0. is not a whole number of 1 or more$'
+expect_exit 2 run_collectives 1 --backend mpi -i 0
+expect_in err '^perfgate-collectives: --stepbytes: must be at least 1$'
+expect_exit 2 run_collectives 1 --backend mpi -b 8 -e 8G -i 8 --output "$WORK/bad.json"
+expect_in err 'makes more than 10000 sizes$'
+[ ! -e "$WORK/bad.json" ] || fail "a document was written for a refused sweep"
+
+# counted NAME NP ARGS...: runs NP ranks with the call counter; counts in $WORK/NAME.<rank>.
+counted() {
+  local name=$1 np=$2
+  shift 2
+  mpirun --oversubscribe -np "$np" -x LD_PRELOAD="$MPI_CALL_COUNTER" \
+    -x MPI_CALL_COUNTS="$WORK/$name" "$COLLECTIVES" "$@"
+}
+# calls NAME RANK CALL: how often RANK made CALL in run NAME (0 when never).
+calls() { awk -v c="$3" '$1 == c {n = $2} END {print n + 0}' "$WORK/$1.$2"; }
+
+# --- -m 4: every collective, both placements, each of -n 3 iterations starts 4 nonblocking
+# operations and waits once; the data check (one operation) passes on 2 and 4 ranks.
+one_case=(--backend mpi --collective all -b 4K -e 4K -n 3 -w 1)
+for np in 2 4; do
+  expect_exit 0 counted "grouped$np" "$np" "${one_case[@]}" -m 4 --output "$WORK/grouped$np.json"
+  cp "$WORK/out" "$WORK/grouped$np.txt"
+  expect_in "grouped$np.txt" 'iters: 3 agg iters: 4 validation: 1'
+  [ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/grouped$np.txt")" -eq 7 ] \
+    || { cat "$WORK/grouped$np.txt"; fail "-m 4 np=$np: a data check failed"; }
+  python3 "$HERE/check_run.py" "$WORK/grouped$np.txt" "$WORK/grouped$np.json" "$np" \
+    || fail "-m 4 np=$np: table or document"
+  for ((rank = 0; rank < np; ++rank)); do
+    for call in MPI_Iallreduce MPI_Iallgather MPI_Ireduce_scatter_block MPI_Ibcast MPI_Ireduce MPI_Ialltoall; do
+      [ "$(calls "grouped$np" "$rank" "$call")" -eq 24 ] \
+        || { cat "$WORK/grouped$np.$rank"; fail "-m 4 np=$np rank $rank: $call not 2 placements x 3 x 4"; }
+    done
+    # send/receive: out of place nonblocking (3 x 4); in place one after another (none).
+    [ "$(calls "grouped$np" "$rank" MPI_Isend)" -eq 12 ] || { cat "$WORK/grouped$np.$rank"; fail "MPI_Isend"; }
+    [ "$(calls "grouped$np" "$rank" MPI_Waitall)" -eq 42 ] \
+      || { cat "$WORK/grouped$np.$rank"; fail "-m 4 np=$np rank $rank: not one wait per iteration (7 x 2 x 3)"; }
+  done
+done
+python3 - "$WORK/grouped2.json" "$WORK/steps.json" <<'PY' || fail "-m 4: document"
+import json, sys
+grouped = json.load(open(sys.argv[1]))["perfgate"]
+plain = json.load(open(sys.argv[2]))["perfgate"]
+assert grouped["run"]["metadata"]["collectives"]["options"]["agg_iters"] == 4
+# A grouped time per operation is not a plain one: the comparable key says how the loops ran.
+assert grouped["fingerprint"]["comparable"]["collectives.launch"] == "-m 4", grouped["fingerprint"]
+assert "collectives.launch" not in plain["fingerprint"]["comparable"]
+PY
+# So compare refuses to judge a grouped run against a plain one.
+expect_exit 3 "$PERFGATE" compare "$WORK/steps.json" "$WORK/grouped2.json"
+expect_in out 'fingerprints differ in: collectives.launch'
+# Without -m the timed loops use the blocking calls: no nonblocking collective at all.
+expect_exit 0 counted plain 2 "${one_case[@]}"
+[ "$(calls plain 0 MPI_Iallreduce)" -eq 0 ] && [ "$(calls plain 0 MPI_Waitall)" -eq 0 ] \
+  || { cat "$WORK/plain.0"; fail "a plain run started nonblocking operations"; }
+
+# --- -z 1: one barrier more per iteration of every timed loop (7 collectives x 2 x 3), with and
+# without -m; nothing else changes.
+expect_exit 0 counted blocking 2 "${one_case[@]}" -z 1 --output "$WORK/blocking.json"
+expect_exit 0 counted grouped_blocking 2 "${one_case[@]}" -z 1 -m 4
+for rank in 0 1; do
+  extra=$(($(calls blocking "$rank" MPI_Barrier) - $(calls plain "$rank" MPI_Barrier)))
+  [ "$extra" -eq 42 ] || fail "-z 1 rank $rank: $extra more barriers, not 42"
+  extra=$(($(calls grouped_blocking "$rank" MPI_Barrier) - $(calls grouped2 "$rank" MPI_Barrier)))
+  [ "$extra" -eq 42 ] || fail "-z 1 -m 4 rank $rank: $extra more barriers, not 42"
+done
+python3 -c 'import json,sys; fp = json.load(open(sys.argv[1]))["perfgate"]["fingerprint"]["comparable"]; assert fp["collectives.launch"] == "-z 1", fp' \
+  "$WORK/blocking.json" || fail "-z 1: fingerprint"
+
+# --- Operations in flight together each receive into a buffer of their own, and the memory
+# check counts them: 1 MiB all_reduce needs 2 MiB alone, 5 MiB as a group of 4.
+expect_exit 0 run_collectives 2 --backend mpi -b 1M -e 1M -n 1 -w 0 --max-memory 3M
+expect_not_in out 'Skipped'
+expect_exit 0 run_collectives 2 --backend mpi -b 1M -e 1M -n 1 -w 0 --max-memory 3M -m 4
+expect_in out '^# Skipped: all_reduce float 1048576 B: rank 0 \(.+\) needs 5\.0 MiB for its buffers, more than 3\.0 MiB \(--max-memory\)'
+
+# Refused: -m below 1, -z other than 0 or 1, -z with a CUDA graph, and either outside sweep mode.
+expect_exit 2 run_collectives 1 --backend mpi -m 0
+expect_in err '^perfgate-collectives: --agg_iters: must be at least 1$'
+expect_exit 2 run_collectives 1 --backend mpi -z 2
+expect_in err '^perfgate-collectives: --blocking: must be 0 or 1$'
+expect_exit 2 run_collectives 1 --backend mpi -z 1 -G 2
+expect_in err '^perfgate-collectives: --blocking: a CUDA graph \(--cudagraph\) replays with no host step between operations; use one of them$'
+expect_exit 2 run_collectives 1 --backend mpi --mode buckets -m 2
+expect_in err '^perfgate-collectives: --agg_iters: applies to sweep mode only, not buckets$'
+expect_exit 2 run_collectives 1 --backend mpi --mode overlap -z 1
+expect_in err '^perfgate-collectives: --blocking: applies to sweep mode only, not overlap$'
+finish
