@@ -152,6 +152,8 @@ class LogParser {
     } else if (line.rfind("# nThread", 0) == 0) {
       run_.metadata["nccl_tests"]["parameters"] = line.substr(2);
       read_launch(line);
+    } else if (line.rfind("# Blocking Enabled:", 0) == 0) {
+      read_blocking(line);
     } else if (bounded_regex_match(line, m, rank_re)) {
       ranks_.push_back({m[4], m[7], m[6] != "cpu"});
     } else if (line.rfind("# Avg bus bandwidth", 0) == 0 && !t.empty()) {
@@ -261,16 +263,34 @@ class LogParser {
   }
 
   // How the timed loops launched, in the flags perfgate-collectives records as its comparable
-  // collectives.launch (absent for plain launches): "-m 4" for agg iters 4, "-G 10" for graph
-  // 10. nccl-tests' header does not say whether -z was given.
+  // collectives.launch (absent for plain launches), in its order: "-m 4" for agg iters 4,
+  // "-z 1" for a "# Blocking Enabled:" line, "-G 10" for graph 10.
   void read_launch(const std::string& line) {
-    static const std::regex agg_re(R"(agg iters:\s*(\d{1,9}))"), graph_re(R"(graph:\s*(\d{1,9}))");
-    std::string launch;
+    static const std::regex agg_re(R"(agg iters:\s*(\d{1,9}))");
+    static const std::regex graph_re(R"(graph:\s*(\d{1,9}))");
     std::smatch m;
-    if (bounded_regex_search(line, m, agg_re) && std::stol(m[1]) != 1)
-      launch += "-m " + std::to_string(std::stol(m[1]));
-    if (bounded_regex_search(line, m, graph_re) && std::stol(m[1]) != 0)
-      launch += (launch.empty() ? "-G " : " -G ") + std::to_string(std::stol(m[1]));
+    if (bounded_regex_search(line, m, agg_re)) agg_iters_ = std::stol(m[1]);
+    if (bounded_regex_search(line, m, graph_re)) graph_ = std::stol(m[1]);
+  }
+
+  // Newer nccl-tests name the -z mode in words: 1 waits and barriers after each operation, 2
+  // waits only, 3 barriers once per iteration (the time excluding it).
+  void read_blocking(const std::string& line) {
+    if (line.find("no barrier") != std::string::npos)
+      blocking_ = 2;
+    else if (line.find("outer iteration") != std::string::npos)
+      blocking_ = 3;
+    else
+      blocking_ = 1;
+  }
+
+  void finish_launch() {
+    std::vector<std::string> flags;
+    if (agg_iters_ != 1) flags.push_back("-m " + std::to_string(agg_iters_));
+    if (blocking_ != 0) flags.push_back("-z " + std::to_string(blocking_));
+    if (graph_ != 0) flags.push_back("-G " + std::to_string(graph_));
+    std::string launch;
+    for (const std::string& f : flags) launch += (launch.empty() ? "" : " ") + f;
     if (!launch.empty()) run_.fingerprint.comparable["collectives.launch"] = launch;
   }
 
@@ -298,6 +318,7 @@ class LogParser {
 
   void finish_fingerprint() {
     finish_nccl_version();
+    finish_launch();
     if (ranks_.empty()) return;
     std::map<std::string, int> models;
     std::set<std::string> hosts;
@@ -330,7 +351,8 @@ class LogParser {
   std::string source_;
   std::size_t line_no_ = 0;
   std::string op_, binary_op_;
-  std::string library_code_;  // "nccl-library=" of the nccl-tests version line
+  std::string library_code_;                       // "nccl-library=" of the nccl-tests version line
+  long agg_iters_ = 1, graph_ = 0, blocking_ = 0;  // how the timed loops launched
   std::optional<Layout> layout_;
   std::vector<RankLine> ranks_;
   std::set<std::string> seen_;

@@ -128,9 +128,10 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("-m,--agg_iters", o.agg_iters,
                  "sweep mode: operations launched together in each iteration");
   app.add_option("-z,--blocking", raw.blocking,
-                 "sweep mode: 1 completes each iteration on every rank before the next");
+                 "sweep mode: 1 completes each operation on every rank before the next");
   app.add_option("--repetitions", o.repetitions, "timed loops per case (one sample each)");
-  app.add_option("-c,--check", raw.check, "check the output data (0 or 1)");
+  app.add_option("-c,--check", o.check,
+                 "checked operations per case, each on fresh inputs (0: no data check)");
   app.add_option("-a,--average", raw.average,
                  "time shown: 0 rank 0, 1 average, 2 minimum, 3 maximum across ranks");
   app.add_option("-G,--cudagraph", o.cuda_graph,
@@ -208,8 +209,7 @@ void finish_options(Options& o, const RawOptions& raw) {
   }
   o.max_memory = parse_byte_size(raw.max_memory, "--max-memory");
   o.straggler_margin = parse_margin(raw.margin);
-  if (raw.check != 0 && raw.check != 1) throw InputError("--check: must be 0 or 1");
-  o.check = raw.check == 1;
+  if (o.check < 0) throw InputError("--check: must not be negative");
   if (raw.average < 0 || raw.average > 3) throw InputError("--average: must be 0, 1, 2 or 3");
   o.time_shown = static_cast<TimeShown>(raw.average);
   if (o.iters < 1) throw InputError("--iters: must be at least 1");
@@ -218,6 +218,12 @@ void finish_options(Options& o, const RawOptions& raw) {
   if (o.agg_iters < 1) throw InputError("--agg_iters: must be at least 1");
   if (raw.blocking != 0 && raw.blocking != 1) throw InputError("--blocking: must be 0 or 1");
   o.blocking = raw.blocking == 1;
+  // nccl-tests' -z 1 waits after every operation of a group (its "inner iteration"), which
+  // leaves nothing launched together: the pair would measure plain blocking operations.
+  if (o.blocking && o.agg_iters > 1)
+    throw InputError(
+        "--blocking: waits after each operation, so --agg_iters groups nothing; "
+        "use one of them");
   if (o.blocking && o.cuda_graph > 0)
     throw InputError(
         "--blocking: a CUDA graph (--cudagraph) replays with no host step between "

@@ -31,9 +31,9 @@ struct Options {
   // -m: operations launched together in each iteration of a timed loop (one NCCL group; MPI
   // nonblocking collectives); time per operation = loop time / (iters x agg_iters).
   int agg_iters = 1;
-  // -z: each iteration of a timed loop completes on every rank (wait, barrier) before the next.
+  // -z: each operation of a timed loop completes on every rank (wait, barrier) before the next.
   bool blocking = false;
-  bool check = true;
+  int check = 1;  // -c: checked operations per case (0: none), stopping at the first wrong
   TimeShown time_shown = TimeShown::average;
   int cuda_graph = 0;  // -G: replays of each timed loop captured as a CUDA graph (0: none)
   std::string output;
@@ -58,7 +58,7 @@ struct RawOptions {
   std::string datatypes = "float", ops = "sum", margin = "0.10";
   std::string bucket_total = "64M", bucket_min = "1M", bucket_max = "64M";
   std::string max_memory = "0";
-  int check = 1, average = 1, blocking = 0;
+  int average = 1, blocking = 0;
   std::vector<std::string> labels;
 };
 

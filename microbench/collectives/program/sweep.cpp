@@ -52,8 +52,8 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   m.in_place = in_place;
   ctx.document.set_current(m);
   ctx.backend.prepare(shape, in_place);
-  if (o.check && (!in_place || ctx.backend.in_place_defined(shape.collective)))
-    m.wrong = check_once(ctx.backend, ctx.comm, ctx.watchdog);
+  if (o.check > 0 && (!in_place || ctx.backend.in_place_defined(shape.collective)))
+    m.wrong = check_output(ctx.backend, ctx.comm, ctx.watchdog, o.check);
   warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
   const auto n = static_cast<std::size_t>(shape.ranks);
   std::vector<double> own_sum(n, 0), avg, lo, hi;
@@ -120,6 +120,7 @@ TableHeader header_for(ModeContext& ctx, Collective c) {
   h.warmup_iters = ctx.options.warmup_iters;
   h.iters = ctx.options.iters;
   h.agg_iters = ctx.options.agg_iters;
+  h.blocking = ctx.options.blocking;
   h.check = ctx.options.check;
   h.graph = ctx.options.cuda_graph;
   const RankDescription mine = ctx.backend.describe();

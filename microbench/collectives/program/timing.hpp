@@ -18,8 +18,9 @@ struct Delay {
   double us = 0;
 };
 
-// Runs one operation on fresh inputs and returns the wrong elements summed over all ranks.
-std::size_t check_once(Backend& backend, const Communicator& comm, Watchdog& watchdog);
+// Runs one operation on fresh inputs, up to `times` times (nccl-tests' -c), and returns the
+// wrong elements summed over all ranks of the first that had any (0: every one was right).
+std::size_t check_output(Backend& backend, const Communicator& comm, Watchdog& watchdog, int times);
 void warm_up(Backend& backend, Watchdog& watchdog, int iters);
 
 // This rank's wall time of one timed loop and the operations run (iters x group, times the

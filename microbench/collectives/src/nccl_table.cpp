@@ -26,7 +26,8 @@ std::string format_table_header(const TableHeader& h) {
       "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {} warmup iters: {} iters: {} agg "
       "iters: {} validation: {} graph: {}\n",
       h.min_bytes, h.max_bytes, h.steps.header_text(), h.warmup_iters, h.iters, h.agg_iters,
-      h.check ? 1 : 0, h.graph);
+      h.check, h.graph);
+  if (h.blocking) out += "# Blocking Enabled: wait and barrier after each inner iteration (-m) \n";
   out += "#\n# Using devices\n";
   for (const RankDescription& r : h.ranks) {
     out += fmt::format("#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [{}] {}\n", r.rank,

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# nccl-tests' -i (fixed size increments), -m (operations launched together) and -z (blocking)
-# on the MPI backend, under real mpirun processes. A PMPI call counter preloaded into every
-# rank shows how the timed loops launched their operations: -m 4 starts 4 nonblocking
-# collectives per iteration and waits once; -z 1 adds one barrier per iteration.
+# nccl-tests' -i (fixed size increments), -m (operations launched together), -z (blocking) and
+# -c N (checked operations) on the MPI backend, under real mpirun processes. A PMPI call
+# counter preloaded into every rank shows how the operations were launched: -m 4 starts 4
+# nonblocking collectives per iteration and waits once; -z 1 adds one barrier per operation;
+# -c 3 checks three operations.
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../lib.sh"
 source "$HERE/mpi_env.sh"
@@ -92,18 +93,25 @@ expect_exit 0 counted plain 2 "${one_case[@]}"
 [ "$(calls plain 0 MPI_Iallreduce)" -eq 0 ] && [ "$(calls plain 0 MPI_Waitall)" -eq 0 ] \
   || { cat "$WORK/plain.0"; fail "a plain run started nonblocking operations"; }
 
-# --- -z 1: one barrier more per iteration of every timed loop (7 collectives x 2 x 3), with and
-# without -m; nothing else changes.
+# --- -z 1: one barrier more per timed operation (7 collectives x 2 placements x 3); nothing
+# else changes.
 expect_exit 0 counted blocking 2 "${one_case[@]}" -z 1 --output "$WORK/blocking.json"
-expect_exit 0 counted grouped_blocking 2 "${one_case[@]}" -z 1 -m 4
 for rank in 0 1; do
   extra=$(($(calls blocking "$rank" MPI_Barrier) - $(calls plain "$rank" MPI_Barrier)))
   [ "$extra" -eq 42 ] || fail "-z 1 rank $rank: $extra more barriers, not 42"
-  extra=$(($(calls grouped_blocking "$rank" MPI_Barrier) - $(calls grouped2 "$rank" MPI_Barrier)))
-  [ "$extra" -eq 42 ] || fail "-z 1 -m 4 rank $rank: $extra more barriers, not 42"
 done
 python3 -c 'import json,sys; fp = json.load(open(sys.argv[1]))["perfgate"]["fingerprint"]["comparable"]; assert fp["collectives.launch"] == "-z 1", fp' \
   "$WORK/blocking.json" || fail "-z 1: fingerprint"
+# The table says so as nccl-tests does, and its ingested log carries the same key: compare of
+# the table with its own document does not list collectives.launch among the keys that differ
+# (a log lacks the build keys), and compare with a plain document does.
+expect_in out '^# Blocking Enabled: wait and barrier after each inner iteration \(-m\) $'
+cp "$WORK/out" "$WORK/blocking.txt"
+expect_exit 3 "$PERFGATE" compare "$WORK/blocking.txt" "$WORK/blocking.json"
+expect_in out 'fingerprints differ in: '
+expect_not_in out 'collectives\.launch'
+expect_exit 3 "$PERFGATE" compare "$WORK/blocking.txt" "$WORK/steps.json"
+expect_in out 'fingerprints differ in: .*collectives\.launch' 
 
 # --- Operations in flight together each receive into a buffer of their own, and the memory
 # check counts them: 1 MiB all_reduce needs 2 MiB alone, 5 MiB as a group of 4.
@@ -112,11 +120,29 @@ expect_not_in out 'Skipped'
 expect_exit 0 run_collectives 2 --backend mpi -b 1M -e 1M -n 1 -w 0 --max-memory 3M -m 4
 expect_in out '^# Skipped: all_reduce float 1048576 B: rank 0 \(.+\) needs 5\.0 MiB for its buffers, more than 3\.0 MiB \(--max-memory\)'
 
-# Refused: -m below 1, -z other than 0 or 1, -z with a CUDA graph, and either outside sweep mode.
+# --- -c 3: three checked operations per placement where -c 1 has one; each checked operation is
+# one MPI_Allreduce and one more that sums the wrong elements over the ranks: 2 x 2 x 2 more.
+expect_exit 0 counted checked_once 2 --backend mpi -b 4K -e 4K -n 1 -w 0 -c 1
+expect_exit 0 counted checked_thrice 2 --backend mpi -b 4K -e 4K -n 1 -w 0 -c 3
+expect_in out 'iters: 1 agg iters: 1 validation: 3 graph: 0$'
+expect_in out '^# Out of bounds values : 0 OK$'
+for rank in 0 1; do
+  extra=$(($(calls checked_thrice "$rank" MPI_Allreduce) - $(calls checked_once "$rank" MPI_Allreduce)))
+  [ "$extra" -eq 8 ] || fail "-c 3 rank $rank: $extra more MPI_Allreduce calls, not 8"
+done
+expect_exit 0 run_collectives 2 --backend mpi -b 4K -e 4K -n 1 -w 0 -c 0
+expect_in out 'validation: 0 graph: 0$'
+[ "$(awk '!/^#/ && NF == 13 {print $9 $13}' "$WORK/out")" = "N/AN/A" ] || { cat "$WORK/out"; fail "-c 0: #wrong is not N/A"; }
+
+# Refused: -c below 0, -m below 1, -z other than 0 or 1, -z with a CUDA graph, and either outside sweep mode.
+expect_exit 2 run_collectives 1 --backend mpi -c -1
+expect_in err '^perfgate-collectives: --check: must not be negative$'
 expect_exit 2 run_collectives 1 --backend mpi -m 0
 expect_in err '^perfgate-collectives: --agg_iters: must be at least 1$'
 expect_exit 2 run_collectives 1 --backend mpi -z 2
 expect_in err '^perfgate-collectives: --blocking: must be 0 or 1$'
+expect_exit 2 run_collectives 1 --backend mpi -z 1 -m 4
+expect_in err '^perfgate-collectives: --blocking: waits after each operation, so --agg_iters groups nothing; use one of them$'
 expect_exit 2 run_collectives 1 --backend mpi -z 1 -G 2
 expect_in err '^perfgate-collectives: --blocking: a CUDA graph \(--cudagraph\) replays with no host step between operations; use one of them$'
 expect_exit 2 run_collectives 1 --backend mpi --mode buckets -m 2

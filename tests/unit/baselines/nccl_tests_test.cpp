@@ -157,7 +157,7 @@ TEST_CASE("without nccl-tests' version line, nccl.version is the code of NCCL's 
             .fingerprint.comparable.at("nccl.version") == "2804");
 }
 
-TEST_CASE("a log measured with -m or -G says so in its comparable collectives.launch") {
+TEST_CASE("a log measured with -m, -z or -G says so in its comparable collectives.launch") {
   const auto launch = [&](const std::string& parameters) {
     const Run run = from_nccl_tests_log(
         "# nThread 1 nGpus 1 minBytes 1024 maxBytes 1024 step: "
@@ -171,6 +171,13 @@ TEST_CASE("a log measured with -m or -G says so in its comparable collectives.la
   CHECK(launch("agg iters: 4 validation: 1 graph: 0") == "-m 4");
   CHECK(launch("agg iters: 1 validation: 1 graph: 10") == "-G 10");
   CHECK(launch("agg iters: 08 validation: 1 graph: 2") == "-m 8 -G 2");
+  // Newer nccl-tests name -z in a line of its own.
+  CHECK(launch("agg iters: 1 validation: 1 graph: 0 unalign: 0\n# Blocking Enabled: wait and "
+               "barrier after each inner iteration (-m) ") == "-z 1");
+  CHECK(launch("agg iters: 2 validation: 1 graph: 0 unalign: 0\n# Blocking Enabled: wait after "
+               "each inner iteration (-m), no barrier ") == "-m 2 -z 2");
+  CHECK(launch("agg iters: 1 validation: 1 graph: 3 unalign: 0\n# Blocking Enabled: wait and "
+               "barrier after each outer iteration (-n); time excludes barrier ") == "-z 3 -G 3");
   // The real single-node log was measured plainly.
   CHECK(read_results_file(kData / "nccl_single_node.log")
             .fingerprint.comparable.count("collectives.launch") == 0);

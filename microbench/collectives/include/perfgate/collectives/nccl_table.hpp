@@ -26,7 +26,8 @@ struct TableHeader {
   std::size_t min_bytes = 0, max_bytes = 0;
   SizeSteps steps;
   int warmup_iters = 0, iters = 0, agg_iters = 1;
-  bool check = true;
+  int check = 1;          // checked operations per case (0: none)
+  bool blocking = false;  // -z 1: printed as nccl-tests prints it
   int graph = 0;
   std::vector<RankDescription> ranks;
 };
