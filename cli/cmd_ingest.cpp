@@ -30,10 +30,11 @@ void add_ingest_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<IngestOptions>();
   auto* cmd = app.add_subcommand("ingest", "Load result files into the store");
   cmd->add_option("files", opts->files,
-                  "perfgate documents, Google Benchmark JSON, nccl-tests logs")
+                  "perfgate documents, Google Benchmark JSON, nccl-tests logs or JSON")
       ->required();
   add_db_option(*cmd, opts->db);
-  cmd->add_option("--format", opts->format, "auto|perfgate|gbench|nccl-tests (default: auto)");
+  cmd->add_option("--format", opts->format,
+                  "auto|perfgate|gbench|nccl-tests (its log or JSON; default: auto)");
   cmd->add_option("--suite", opts->suite,
                   "suite name to record (foreign files: gbench, nccl-tests)");
   cmd->add_option("--trigger", opts->trigger, "nightly|premerge|adhoc");

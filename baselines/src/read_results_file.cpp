@@ -62,8 +62,10 @@ Run read_results_file(const std::filesystem::path& path, Format format) {
     }
   }
   Run run;
-  if (format == Format::nccl_tests) {
+  if (format == Format::nccl_tests && !starts_like_json(bytes)) {
     run = from_nccl_tests_log(bytes, source);
+  } else if (format == Format::nccl_tests) {
+    run = from_nccl_tests_json(parse_json_text(bytes, source), source);
   } else {
     const nlohmann::json doc = parse_json_text(bytes, source);
     if (format == Format::automatic) {
@@ -71,13 +73,17 @@ Run read_results_file(const std::filesystem::path& path, Format format) {
         format = Format::perfgate;
       else if (looks_like_gbench(doc))
         format = Format::gbench;
+      else if (looks_like_nccl_tests_json(doc))
+        format = Format::nccl_tests;
       else
         throw InputError(source +
-                         ": JSON, but neither a perfgate document nor Google Benchmark "
-                         "output (no \"perfgate\" block, no \"benchmarks\" array)");
+                         ": JSON, but neither a perfgate document, Google Benchmark output nor "
+                         "nccl-tests JSON (no \"perfgate\" block, no \"benchmarks\" array, no "
+                         "\"config\" and \"results\")");
     }
     if (format == Format::perfgate) return from_document(doc, source);
-    run = from_gbench_json(doc, source);
+    run = format == Format::nccl_tests ? from_nccl_tests_json(doc, source)
+                                       : from_gbench_json(doc, source);
   }
   run.uuid = content_uuid(bytes);
   run.labels["source_format"] = format == Format::gbench ? "gbench" : "nccl-tests";

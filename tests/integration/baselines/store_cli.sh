@@ -22,6 +22,10 @@ expect_in out "^already stored: $GB_UUID$"
 expect_exit 0 "$PERFGATE" ingest --format nccl-tests --suite collectives --trigger nightly \
   --branch main --commit abc123 "$DATA/nccl_single_node.log" "$DATA/nccl_multi_node.log"
 expect_in out "ingested .* \(24 series, 24 samples\)"
+# nccl-tests' JSON output, told by its content: the same 24 series as its log.
+expect_exit 0 "$PERFGATE" ingest --suite collectives --trigger nightly --branch main \
+  --commit abc124 "$DATA/nccl_single_node.json"
+expect_in out "^ingested [0-9a-f-]{36} \(24 series, 24 samples\)$"
 
 # A corrupt file, or one of several bad: the store stays byte-for-byte the same.
 before=$(cd "$WORK" && sha256sum perf.db*)
@@ -93,7 +97,7 @@ expect_exit 0 "$PERFGATE" store export --format csv -o "$WORK/all.csv"
 grep -q '^00000000-aaaa-4aaa-8aaa-000000000000,nightly,main,c0,.*gemm/m:64@time,ns,lower_is_better,ok,3,101,' "$WORK/all.csv" \
   || { cat "$WORK/all.csv"; fail "csv export lacks the gemm row"; }
 expect_exit 0 "$PERFGATE" store export --format json
-python3 -c "import json,sys; d=json.load(open('$WORK/out')); assert len(d)==7, len(d)"
+python3 -c "import json,sys; d=json.load(open('$WORK/out')); assert len(d)==8, len(d)"  # runs stored above
 expect_exit 0 "$PERFGATE" store prune --keep-samples-days 0
 expect_in out "pruned [1-9][0-9]* samples"
 expect_exit 0 "$PERFGATE" history --format json --samples "gemm/m:64@time"

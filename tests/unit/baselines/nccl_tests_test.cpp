@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -241,4 +242,93 @@ TEST_CASE("a log with very long lines is read or refused, never a crash") {
   const Run digits =
       from_nccl_tests_log("NCCL version " + std::string(200000, '9') + "\n" + table, "d.log");
   CHECK(digits.fingerprint.comparable.count("nccl.version") == 0);
+}
+
+TEST_CASE("nccl-tests' JSON output gives the same run as its log") {
+  // nccl_single_node.json holds, in nccl-tests' JSON layout (version 3), the run that
+  // nccl_single_node.log prints: the same rows, and the numbers its JSON writes in full.
+  const Run json = read_results_file(kData / "nccl_single_node.json");
+  const Run log = read_results_file(kData / "nccl_single_node.log");
+  CHECK(json.suite == "nccl-tests");
+  CHECK(json.labels.at("source_format") == "nccl-tests");
+  REQUIRE(json.results.size() == log.results.size());
+  for (const Result& expected : log.results) {
+    const Result& got = find_series(json, expected.key.id());
+    CHECK(got.status == expected.status);
+    REQUIRE(got.samples.size() == 1);
+    // The log rounds to its printed decimals (2; 1 for times of 100 us and more), and computes
+    // its bandwidths from unrounded times; the JSON writes 6 decimals: they agree to the log's
+    // last digit.
+    const double last_digit = expected.key.metric == "time" ? 0.1 : 0.01;
+    CHECK(got.samples.front() == Approx(expected.samples.front()).epsilon(0).margin(last_digit));
+  }
+  CHECK(json.fingerprint.comparable == log.fingerprint.comparable);
+  CHECK(json.fingerprint.comparable.at("gpu.count") == "8");  // 1 process x -g 8
+  CHECK(json.fingerprint.comparable.at("nccl.version") == "22603");
+  CHECK(json.metadata["nccl_tests"]["json_version"] == 3);
+  CHECK(json.uuid != log.uuid);
+}
+
+TEST_CASE("nccl-tests JSON: processes on two hosts, -m and -z, and what is refused") {
+  nlohmann::json doc = nlohmann::json::parse(R"({
+    "version": 3, "nccl_version": 22803, "args": ["/opt/nccl-tests/build/all_gather_perf"],
+    "config": {"nthreads": 1, "ngpus": 1, "minimum_bytes": 1024, "maximum_bytes": 1024,
+               "step_bytes": 1024, "warmup_iters": 5, "iterations": 20,
+               "aggregated_iterations": 4, "validation": 1, "graph": 0,
+               "blocking_collectives": "false",
+               "devices": [
+                 {"rank": 0, "group": 0, "pid": 7, "hostname": "n1", "device": 0,
+                  "device_hex": "0000:1b:00", "device_info": "NVIDIA H200"},
+                 {"rank": 1, "group": 0, "pid": 9, "hostname": "n2", "device": 0,
+                  "device_hex": "0000:1b:00", "device_info": "NVIDIA H200"}]},
+    "results": [{"size": 1024, "count": 128, "type": "bfloat16", "redop": "none",
+                 "root": "    -1",
+                 "out_of_place": {"time": 20.5, "alg_bw": 0.049951, "bus_bw": 0.024976,
+                                  "nwrong": 0.0},
+                 "in_place": null}]})");
+  const Run run = from_nccl_tests_json(doc, "ag.json");
+  CHECK(run.results.size() == 3);  // out-of-place only: time, algbw, busbw
+  const auto& busbw = find_series(
+      run, "collectives.all_gather/bytes:1024/dtype:bf16/inplace:0/redop:none/root:-1@busbw");
+  CHECK(busbw.samples == std::vector<double>{0.024976});
+  CHECK(run.fingerprint.comparable.at("cluster.nodes") == "2");
+  CHECK(run.fingerprint.comparable.at("gpu.count") == "2");
+  CHECK(run.fingerprint.comparable.at("collectives.launch") == "-m 4");
+  doc["config"]["blocking_collectives"] = "true";
+  doc["config"]["aggregated_iterations"] = 1;
+  CHECK(from_nccl_tests_json(doc, "ag.json").fingerprint.comparable.at("collectives.launch") ==
+        "-z 1");
+
+  const auto refusal = [&](const std::function<void(nlohmann::json&)>& change) {
+    nlohmann::json bad = doc;
+    change(bad);
+    try {
+      from_nccl_tests_json(bad, "ag.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  CHECK(refusal([](nlohmann::json& d) { d.erase("results"); }) ==
+        "ag.json: nccl-tests JSON: results: missing");
+  CHECK(refusal([](nlohmann::json& d) { d["results"][0]["size"] = "1K"; }) ==
+        "ag.json: nccl-tests JSON: results[0].size: not a whole number");
+  CHECK(refusal([](nlohmann::json& d) { d["results"][0]["out_of_place"]["time"] = true; }) ==
+        "ag.json: nccl-tests JSON: results[0].out_of_place.time: not a number");
+  CHECK(refusal([](nlohmann::json& d) {
+          d["results"][0]["out_of_place"].erase("time");
+          d["results"][0]["out_of_place"]["cpu_time"] = 3.0;
+        }) ==
+        "ag.json: nccl-tests JSON: results[0].out_of_place: cpu_time (nccl-tests -C 1) is "
+        "the host's launch time, not the operation's");
+  CHECK(refusal([](nlohmann::json& d) { d["config"]["devices"][1]["hostname"] = "two words"; }) ==
+        "ag.json: nccl-tests JSON: config.devices[1].hostname: not one word");
+  CHECK(refusal([](nlohmann::json& d) { d["config"]["ngpus"] = 0; }) ==
+        "ag.json: nccl-tests JSON: config.ngpus: not a count from 1 to 65536");
+  CHECK(refusal([](nlohmann::json& d) { d["config"]["nthreads"] = 65536; }) ==
+        "ag.json: nccl-tests JSON: config.devices: more than 65536 ranks");
+  CHECK(refusal([](nlohmann::json& d) { d["results"][0]["out_of_place"]["nwrong"] = 1e300; }) ==
+        "ag.json: nccl-tests JSON: results[0].out_of_place.nwrong: not a count");
+  CHECK(refusal([](nlohmann::json& d) { d["results"] = nlohmann::json::array(); }) ==
+        "ag.json: the nccl-tests table has no rows");
 }

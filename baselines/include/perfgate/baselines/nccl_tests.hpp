@@ -6,6 +6,8 @@
 // MODEL" lines give the fingerprint and scale.
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "perfgate/core/model.hpp"
 
 namespace perfgate::baselines {
@@ -15,5 +17,12 @@ bool looks_like_nccl_tests(const std::string& text);
 
 // The run has no uuid yet. Throws InputError naming `source` and the line.
 Run from_nccl_tests_log(const std::string& text, const std::string& source);
+
+// nccl-tests' JSON output (`-F FILE.json`): an object with "config", "results" and
+// "nccl_version".
+bool looks_like_nccl_tests_json(const nlohmann::json& doc);
+// The same run as the log of that test would give. Throws InputError naming `source` and the
+// JSON path of a missing or mistyped value.
+Run from_nccl_tests_json(const nlohmann::json& doc, const std::string& source);
 
 }  // namespace perfgate::baselines

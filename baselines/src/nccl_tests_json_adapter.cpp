@@ -1,0 +1,220 @@
+// nccl-tests' JSON output (`-F FILE.json`, format version 3) → Run. The JSON holds what the
+// stdout log prints — the parameter line, one device per rank, the result rows — with numbers at
+// full precision, so it is rewritten as that log and read by the one nccl-tests reader
+// (nccl_tests_adapter.cpp): series, fingerprint and checks come out the same for a run whether
+// its log or its JSON is ingested.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <string>
+
+#include "perfgate/baselines/nccl_tests.hpp"
+#include "perfgate/core/error.hpp"
+
+namespace perfgate::baselines {
+namespace {
+
+// More ranks than any job runs: a bound on the log lines one JSON can make.
+constexpr long long max_ranks = 65536;
+
+class JsonToLog {
+ public:
+  explicit JsonToLog(const std::string& source) : source_(source) {}
+
+  std::string log(const nlohmann::json& doc) {
+    std::string out = fmt::format("# Collective test starting: {}\n", program(doc));
+    const nlohmann::json& config = object(need(doc, "config", ""), "config");
+    out += parameters(config);
+    if (const auto* devices = find(config, "devices")) {
+      const long long per_process = count(config, "nthreads") * count(config, "ngpus");
+      const std::size_t processes = array(*devices, "config.devices").size();
+      if (static_cast<long long>(processes) * per_process > max_ranks)
+        fail("config.devices", fmt::format("more than {} ranks", max_ranks));
+      for (std::size_t i = 0; i < processes; ++i)
+        out += device_lines((*devices)[i], fmt::format("config.devices[{}]", i), per_process);
+    }
+    out += "#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n";
+    const nlohmann::json& results = array(need(doc, "results", ""), "results");
+    for (std::size_t i = 0; i < results.size(); ++i)
+      out += row(results[i], fmt::format("results[{}]", i));
+    return out;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
+    throw InputError(fmt::format("{}: nccl-tests JSON: {}: {}", source_, path, problem));
+  }
+
+  // A key's value; null when absent or null.
+  static const nlohmann::json* find(const nlohmann::json& object, const char* key) {
+    const auto it = object.find(key);
+    if (it == object.end() || it->is_null()) return nullptr;
+    return &*it;
+  }
+
+  const nlohmann::json& need(const nlohmann::json& object, const char* key,
+                             const std::string& prefix) const {
+    const nlohmann::json* v = find(object, key);
+    if (v == nullptr) fail(prefix + key, "missing");
+    return *v;
+  }
+
+  const nlohmann::json& object(const nlohmann::json& v, const std::string& path) const {
+    if (!v.is_object()) fail(path, "not an object");
+    return v;
+  }
+
+  const nlohmann::json& array(const nlohmann::json& v, const std::string& path) const {
+    if (!v.is_array()) fail(path, "not an array");
+    return v;
+  }
+
+  long long integer(const nlohmann::json& v, const std::string& path) const {
+    if (!v.is_number_integer()) fail(path, "not a whole number");
+    return v.get<long long>();
+  }
+
+  // A string that becomes one word of a log line (nccl-tests pads some: root "    -1").
+  std::string word(const nlohmann::json& v, const std::string& path) const {
+    if (!v.is_string()) fail(path, "not a string");
+    const std::string s = v.get<std::string>();
+    const auto first = s.find_first_not_of(' ');
+    const auto last = s.find_last_not_of(' ');
+    const std::string trimmed = first == std::string::npos ? "" : s.substr(first, last - first + 1);
+    if (trimmed.empty() || trimmed.find_first_of(" \t\r\n") != std::string::npos)
+      fail(path, "not one word");
+    return trimmed;
+  }
+
+  // nccl-tests writes booleans as the strings "true" and "false".
+  bool flag(const nlohmann::json& object, const char* key, const std::string& prefix) const {
+    const nlohmann::json* v = find(object, key);
+    if (v == nullptr) return false;
+    if (v->is_boolean()) return v->get<bool>();
+    if (v->is_string() && (*v == "true" || *v == "false")) return *v == "true";
+    fail(prefix + key, "not true or false");
+  }
+
+  // The test binary, from the command line nccl-tests records ("./build/all_reduce_perf").
+  std::string program(const nlohmann::json& doc) const {
+    const nlohmann::json* args = find(doc, "args");
+    if (args == nullptr || !args->is_array() || args->empty() || !(*args)[0].is_string())
+      return "unknown_perf";
+    return std::filesystem::path((*args)[0].get<std::string>()).filename().string();
+  }
+
+  std::string parameters(const nlohmann::json& config) const {
+    const auto number = [&](const char* key, long long otherwise) {
+      const nlohmann::json* v = find(config, key);
+      return v == nullptr ? otherwise : integer(*v, std::string("config.") + key);
+    };
+    const nlohmann::json* factor = find(config, "step_factor");
+    const std::string step = factor != nullptr
+                                 ? fmt::format("{}(factor)", integer(*factor, "config.step_factor"))
+                                 : fmt::format("{}(bytes)", number("step_bytes", 0));
+    std::string out = fmt::format(
+        "# nThread {} nGpus {} minBytes {} maxBytes {} step: {} warmup iters: {} iters: {} agg "
+        "iters: {} validation: {} graph: {}\n",
+        number("nthreads", 1), number("ngpus", 1), number("minimum_bytes", 0),
+        number("maximum_bytes", 0), step, number("warmup_iters", 0), number("iterations", 0),
+        number("aggregated_iterations", 1), number("validation", 0), number("graph", 0));
+    // The JSON keeps only whether -z was given, not which mode: read as -z 1.
+    if (flag(config, "blocking_collectives", "config."))
+      out += "# Blocking Enabled: wait and barrier after each inner iteration (-m) \n";
+    return out;
+  }
+
+  // config.nthreads or config.ngpus: 1 when absent, else a count of 1 or more.
+  long long count(const nlohmann::json& config, const char* key) const {
+    const nlohmann::json* v = find(config, key);
+    if (v == nullptr) return 1;
+    const long long n = integer(*v, std::string("config.") + key);
+    if (n < 1 || n > max_ranks)
+      fail(std::string("config.") + key, fmt::format("not a count from 1 to {}", max_ranks));
+    return n;
+  }
+
+  // nccl-tests' JSON names one device per process, its first rank's; a process runs
+  // nthreads x ngpus ranks (-t, -g), on its host, numbered and placed after the first. Their
+  // bus ids are not recorded.
+  std::string device_lines(const nlohmann::json& d, const std::string& path,
+                           long long per_process) const {
+    object(d, path);
+    const nlohmann::json& name = need(d, "device_info", path + ".");
+    if (!name.is_string()) fail(path + ".device_info", "not a string");
+    const long long rank = integer(need(d, "rank", path + "."), path + ".rank");
+    const long long device = integer(need(d, "device", path + "."), path + ".device");
+    const std::string bus = word(need(d, "device_hex", path + "."), path + ".device_hex");
+    std::string out;
+    for (long long i = 0; i < per_process; ++i) {
+      out += fmt::format("#  Rank {} Group {} Pid {} on {} device {} [{}] {}\n", rank + i,
+                         integer(need(d, "group", path + "."), path + ".group"),
+                         integer(need(d, "pid", path + "."), path + ".pid"),
+                         word(need(d, "hostname", path + "."), path + ".hostname"), device + i,
+                         i == 0 || bus == "cpu" ? bus : "unrecorded", name.get<std::string>());
+    }
+    return out;
+  }
+
+  // One placement's four columns; "N/A" where it was not measured (null, or nccl-tests' "nan").
+  std::string placement(const nlohmann::json& row, const char* key, const std::string& path) const {
+    const nlohmann::json* p = find(row, key);
+    if (p == nullptr) return " N/A N/A N/A N/A";
+    const std::string at = path + "." + key;
+    object(*p, at);
+    if (p->contains("cpu_time"))
+      fail(at, "cpu_time (nccl-tests -C 1) is the host's launch time, not the operation's");
+    std::string out;
+    for (const char* column : {"time", "alg_bw", "bus_bw"}) {
+      const nlohmann::json& v = need(*p, column, at + ".");
+      if (v.is_string() && v == "nan") {
+        out += " N/A";
+        continue;
+      }
+      if (!v.is_number()) fail(at + "." + column, "not a number");
+      out += fmt::format(" {}", v.get<double>());
+    }
+    const nlohmann::json* wrong = find(*p, "nwrong");
+    if (wrong == nullptr) return out + " N/A";
+    // Bounded before the cast: a double past long long's range has no integer value.
+    if (!wrong->is_number() || !(wrong->get<double>() >= 0 && wrong->get<double>() < 1e18))
+      fail(at + ".nwrong", "not a count");
+    return out + fmt::format(" {}", static_cast<long long>(wrong->get<double>()));
+  }
+
+  std::string row(const nlohmann::json& r, const std::string& path) const {
+    object(r, path);
+    const nlohmann::json& root = need(r, "root", path + ".");
+    const std::string root_text = root.is_number_integer() ? std::to_string(root.get<long long>())
+                                                           : word(root, path + ".root");
+    return fmt::format("{} {} {} {} {}{}{}\n", integer(need(r, "size", path + "."), path + ".size"),
+                       integer(need(r, "count", path + "."), path + ".count"),
+                       word(need(r, "type", path + "."), path + ".type"),
+                       word(need(r, "redop", path + "."), path + ".redop"), root_text,
+                       placement(r, "out_of_place", path), placement(r, "in_place", path));
+  }
+
+  std::string source_;
+};
+
+}  // namespace
+
+bool looks_like_nccl_tests_json(const nlohmann::json& doc) {
+  return doc.is_object() && doc.contains("config") && doc.contains("results") &&
+         doc.contains("nccl_version");
+}
+
+Run from_nccl_tests_json(const nlohmann::json& doc, const std::string& source) {
+  if (!doc.is_object()) throw InputError(source + ": nccl-tests JSON: not an object");
+  Run run = from_nccl_tests_log(JsonToLog(source).log(doc), source);
+  // The library's NCCL_VERSION_CODE, as the log's "nccl-library=" and perfgate-collectives give it.
+  if (const auto v = doc.find("nccl_version"); v != doc.end() && v->is_number_integer())
+    run.fingerprint.comparable["nccl.version"] = std::to_string(v->get<long long>());
+  if (const auto v = doc.find("version"); v != doc.end() && v->is_number_integer())
+    run.metadata["nccl_tests"]["json_version"] = v->get<int>();
+  if (const auto v = doc.find("start_time"); v != doc.end() && v->is_string())
+    run.metadata["nccl_tests"]["start_time"] = *v;
+  return run;
+}
+
+}  // namespace perfgate::baselines
