@@ -215,7 +215,9 @@ void finish_options(Options& o, const RawOptions& raw) {
   if (o.iters < 1) throw InputError("--iters: must be at least 1");
   if (o.warmup_iters < 0) throw InputError("--warmup_iters: must not be negative");
   if (o.cuda_graph < 0) throw InputError("--cudagraph: must not be negative");
-  if (o.agg_iters < 1) throw InputError("--agg_iters: must be at least 1");
+  // Bounded: every operation of a group holds a request (and, on MPI, a receive buffer).
+  if (o.agg_iters < 1 || o.agg_iters > 65536)
+    throw InputError("--agg_iters: must be from 1 to 65536");
   if (raw.blocking != 0 && raw.blocking != 1) throw InputError("--blocking: must be 0 or 1");
   o.blocking = raw.blocking == 1;
   // nccl-tests' -z 1 waits after every operation of a group (its "inner iteration"), which

@@ -138,7 +138,9 @@ expect_in out 'validation: 0 graph: 0$'
 expect_exit 2 run_collectives 1 --backend mpi -c -1
 expect_in err '^perfgate-collectives: --check: must not be negative$'
 expect_exit 2 run_collectives 1 --backend mpi -m 0
-expect_in err '^perfgate-collectives: --agg_iters: must be at least 1$'
+expect_in err '^perfgate-collectives: --agg_iters: must be from 1 to 65536$'
+expect_exit 2 run_collectives 1 --backend mpi -m 65537
+expect_in err '^perfgate-collectives: --agg_iters: must be from 1 to 65536$'
 expect_exit 2 run_collectives 1 --backend mpi -z 2
 expect_in err '^perfgate-collectives: --blocking: must be 0 or 1$'
 expect_exit 2 run_collectives 1 --backend mpi -z 1 -m 4
