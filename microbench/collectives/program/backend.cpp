@@ -14,15 +14,19 @@ void Backend::launch_group(int group) {
   for (int k = 0; k < group; ++k) launch();
 }
 
+void Backend::launch_iteration(int group) {
+  if (group == 1) {
+    launch();
+  } else {
+    launch_group(group);
+  }
+}
+
 long Backend::run_timed_loop(const LoopPlan& plan, const std::function<void()>& before_each,
                              const std::function<void()>& after_each) {
   for (int i = 0; i < plan.iters; ++i) {
     before_each();
-    if (plan.group == 1) {
-      launch();
-    } else {
-      launch_group(plan.group);
-    }
+    launch_iteration(plan.group);
     if (after_each) after_each();
   }
   wait();

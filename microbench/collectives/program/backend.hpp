@@ -53,6 +53,8 @@ class Backend {
   // in one group; MPI starts them as nonblocking collectives and waits for them. By default,
   // one launch() after another.
   virtual void launch_group(int group);
+  // One iteration of a timed loop: a lone launch(), or launch_group() of `group` > 1.
+  void launch_iteration(int group);
   // Buffer bytes beyond case_buffer_bytes(shape) that this backend's groups need (MPI: one
   // receive buffer per operation in flight).
   virtual double group_buffer_bytes(const CaseShape& /*shape*/) const { return 0; }

@@ -283,13 +283,7 @@ class NcclBackend final : public Backend {
     drop_graph();
     cudaGraph_t graph = nullptr;
     PG_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < plan.iters; ++i) {
-      if (plan.group == 1) {
-        launch();
-      } else {
-        launch_group(plan.group);
-      }
-    }
+    for (int i = 0; i < plan.iters; ++i) launch_iteration(plan.group);
     PG_CHECK(cudaStreamEndCapture(stream_, &graph));
     const cudaError_t instantiated = cudaGraphInstantiate(&graph_exec_, graph, 0);
     cudaGraphDestroy(graph);
