@@ -100,6 +100,9 @@ Params case_params(const std::string& op, const std::vector<std::string>& column
 struct Layout {
   std::vector<std::string> leading;  // size, count, type, redop[, root]
   std::size_t columns = 0;           // expected tokens per full row
+  // "time", or "cputime" when nccl-tests' -C put the host's launch time in those columns (the
+  // bandwidth columns still come from the operation's time).
+  std::string time_metric = "time";
   // New nccl-tests count wrong elements ("#wrong"); old ones print a max error ("error",
   // e.g. 2e-07). Only a wrong count marks a result as failed.
   bool wrong_count = true;
@@ -179,13 +182,15 @@ class LogParser {
   void read_header(const std::vector<std::string>& t) {
     Layout l;
     std::size_t i = 1;
-    for (; i < t.size() && t[i] != "time"; ++i) l.leading.push_back(t[i]);
+    for (; i < t.size() && t[i] != "time" && t[i] != "cputime"; ++i) l.leading.push_back(t[i]);
     const std::size_t per_group = 4;  // time algbw busbw #wrong|error
     if (t.size() - i < per_group)
       fail("unexpected nccl-tests header (fewer than 4 timing columns)");
     l.columns = l.leading.size() + (t.size() - i >= 2 * per_group ? 2 * per_group : per_group);
     l.wrong_count = std::find(t.begin(), t.end(), "#wrong") != t.end();
+    l.time_metric = t[i];
     layout_ = l;
+    ++table_;
   }
 
   void read_row(const std::vector<std::string>& t) {
@@ -201,12 +206,17 @@ class LogParser {
       if (base + 4 > t.size()) break;
       if (!parse_number(t[base])) continue;  // "N/A": this variant was not measured
       params["inplace"] = inplace ? "1" : "0";
-      const double time_us = number(t[base], "time");
-      add_metric(op, params, "time", "us", Direction::lower_is_better, time_us, t, base);
+      const double time_us = number(t[base], l.time_metric);
+      add_metric(op, params, l.time_metric, "us", Direction::lower_is_better, time_us, false, t,
+                 base);
       for (const auto& [metric, column] : {std::pair{"algbw", 1}, std::pair{"busbw", 2}}) {
-        Result& r = add_metric(op, params, metric, "GB/s", Direction::higher_is_better,
-                               number(t[base + column], metric), t, base);
-        if (r.samples.front() == 0) derive_from_time(r, op, params, time_us);
+        double value = number(t[base + column], metric);
+        std::optional<double> derived;
+        // A launch time (cputime) is not the operation's: bandwidths are not derived from it.
+        if (value == 0 && l.time_metric == "time")
+          derived = derive_from_time(metric, op, params, time_us);
+        add_metric(op, params, metric, "GB/s", Direction::higher_is_better, derived.value_or(value),
+                   derived.has_value(), t, base);
       }
     }
   }
@@ -219,37 +229,38 @@ class LogParser {
 
   // The table prints bandwidths with two decimals, so small sizes read 0.00: below the table's
   // resolution, not zero. The time column keeps its digits; recompute with nccl-tests' own
-  // formulas (algbw = bytes / time, busbw = algbw x the bus factor). Left at 0 when the rank
-  // count or the operation's bus factor is unknown.
-  void derive_from_time(Result& r, const std::string& op, const Params& params, double time_us) {
+  // formulas (algbw = bytes / time, busbw = algbw x the bus factor). None when the rank count or
+  // the operation's bus factor is unknown (the 0 stays).
+  std::optional<double> derive_from_time(const std::string& metric, const std::string& op,
+                                         const Params& params, double time_us) const {
     const auto bytes = params.find("bytes");
     const auto bytes_value = bytes == params.end() ? std::nullopt : parse_number(bytes->second);
-    if (time_us <= 0 || !bytes_value) return;
+    if (time_us <= 0 || !bytes_value) return std::nullopt;
     double value = *bytes_value / (time_us * 1e3);  // GB/s
-    if (r.key.metric == "busbw") {
+    if (metric == "busbw") {
       const auto factor = bus_bandwidth_factor(op, static_cast<int>(ranks_.size()));
-      if (ranks_.empty() || !factor) return;
+      if (ranks_.empty() || !factor) return std::nullopt;
       value *= *factor;
     }
-    r.samples = {value};
-    r.summary = summarize(r.samples);
-    r.extra["derived_from_time"] = true;
+    return value;
   }
 
-  Result& add_metric(const std::string& op, const Params& params, const std::string& metric,
-                     const std::string& unit, Direction dir, double value,
-                     const std::vector<std::string>& t, std::size_t base) {
+  // One row's value of a series. A series met again under the same table header is another
+  // cycle of the same run (nccl-tests' -N prints each cycle's rows): its value is one more
+  // sample. Under a later header it is a second run in one log, which is refused.
+  void add_metric(const std::string& op, const Params& params, const std::string& metric,
+                  const std::string& unit, Direction dir, double value, bool derived,
+                  const std::vector<std::string>& t, std::size_t base) {
     Result r;
     r.key = {"collectives." + op, params, metric};
-    if (!seen_.insert(r.key.id()).second)
-      fail("series " + r.key.id() + " appears twice (several runs in one log? split it per run)");
     r.unit = unit;
     r.direction = dir;
     r.samples = {value};
-    r.summary = summarize(r.samples);
     r.extra["count"] = t[1];
+    if (derived) r.extra["derived_from_time"] = true;
     const std::string& check = t[base + 3];
-    if (const auto wrong = parse_number(check); wrong && layout_->wrong_count) {
+    const auto wrong = parse_number(check);
+    if (wrong && layout_->wrong_count) {
       r.extra["wrong"] = static_cast<long long>(*wrong);
       if (*wrong > 0) {
         r.status = ResultStatus::error;
@@ -258,8 +269,27 @@ class LogParser {
     } else {
       r.extra[layout_->wrong_count ? "wrong" : "error"] = check;
     }
-    run_.results.push_back(std::move(r));
-    return run_.results.back();
+    const auto [at, first] = seen_.try_emplace(r.key.id(), table_, run_.results.size());
+    if (first) {
+      r.summary = summarize(r.samples);
+      run_.results.push_back(std::move(r));
+      return;
+    }
+    if (at->second.first != table_)
+      fail("series " + r.key.id() + " appears twice (several runs in one log? split it per run)");
+    Result& earlier = run_.results[at->second.second];
+    earlier.samples.push_back(value);
+    earlier.summary = summarize(earlier.samples);
+    if (derived) earlier.extra["derived_from_time"] = true;
+    if (wrong && layout_->wrong_count) {  // summed over the cycles that were checked
+      const nlohmann::json& before = earlier.extra["wrong"];
+      earlier.extra["wrong"] = static_cast<long long>(*wrong) +
+                               (before.is_number_integer() ? before.get<long long>() : 0);
+    }
+    if (r.status == ResultStatus::error && earlier.status != ResultStatus::error) {
+      earlier.status = r.status;
+      earlier.message = r.message;
+    }
   }
 
   // How the timed loops launched, in the flags perfgate-collectives records as its comparable
@@ -355,7 +385,9 @@ class LogParser {
   long agg_iters_ = 1, graph_ = 0, blocking_ = 0;  // how the timed loops launched
   std::optional<Layout> layout_;
   std::vector<RankLine> ranks_;
-  std::set<std::string> seen_;
+  std::size_t table_ = 0;  // table headers read so far: one per run
+  // Series id -> the table it first appeared under and its index in run_.results.
+  std::map<std::string, std::pair<std::size_t, std::size_t>> seen_;
   Run run_;
 };
 

@@ -60,9 +60,10 @@ class Backend {
   virtual double group_buffer_bytes(const CaseShape& /*shape*/) const { return 0; }
   // The timed form of a loop: plan.iters iterations of launch_group(plan.group). Plain
   // launches by default; NCCL with `-G N` replays a CUDA graph of the loop N times, as
-  // nccl-tests does. ready_timed_loop does the untimed part (capture); run_timed_loop returns
-  // the operations it ran, `before_each` called before each iteration (each graph replay) and
-  // `after_each`, when given, after each iteration (-z; never with a graph).
+  // nccl-tests does. ready_timed_loop does the untimed part (capture); run_timed_loop launches
+  // and returns the operations it launched, without waiting for them (the caller reads the
+  // host's launch time, then calls wait()), `before_each` called before each iteration (each
+  // graph replay) and `after_each`, when given, after each iteration (-z; never with a graph).
   virtual void ready_timed_loop(const LoopPlan& /*plan*/) {}
   virtual long run_timed_loop(const LoopPlan& plan, const std::function<void()>& before_each,
                               const std::function<void()>& after_each);

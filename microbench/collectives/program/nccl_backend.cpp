@@ -306,7 +306,6 @@ class NcclBackend final : public Backend {
       if (aborted_) park();
       PG_CHECK(cudaGraphLaunch(graph_exec_, stream_));
     }
-    wait();
     return static_cast<long>(plan.iters) * plan.group * graph_launches_;
   }
 

@@ -130,6 +130,16 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("-z,--blocking", raw.blocking,
                  "sweep mode: 1 completes each operation on every rank before the next");
   app.add_option("--repetitions", o.repetitions, "timed loops per case (one sample each)");
+  app.add_option("-N,--run_cycles", o.run_cycles,
+                 "sweep mode: runs of the whole sweep, each printing its rows; a case's samples "
+                 "gather over them");
+  app.add_option("-C,--report_cputime", raw.report_cputime,
+                 "sweep mode: 1 shows the host's launch time per operation in the time columns");
+  app.add_option("-t,--nthreads", raw.threads,
+                 "threads per process (1: one rank per process, one GPU per rank)");
+  app.add_option("-g,--ngpus", raw.gpus, "GPUs per thread (1: one GPU per rank)");
+  app.add_option("-p,--parallel_init", raw.parallel_init,
+                 "0 or 1; one GPU per process has nothing to set up in parallel");
   app.add_option("-c,--check", o.check,
                  "checked operations per case, each on fresh inputs (0: no data check)");
   app.add_option("-a,--average", raw.average,
@@ -173,16 +183,37 @@ void check_bucket_range(const Options& o) {
       o.bucket_total, o.bucket_min, o.bucket_max, type_name(dtype)));
 }
 
-// -m and -z change how a sweep's timed loop launches its operations; the other modes time
-// loops of their own design (a step of buckets, a loop beside a GEMM) that they would change.
+// -m, -z, -N and -C change how a sweep's timed loop launches its operations or what its table
+// shows; the other modes time loops of their own design (a step of buckets, a loop beside a
+// GEMM) and print tables of their own.
 void check_sweep_only(const Options& o) {
   if (o.mode == Mode::sweep) return;
-  if (o.agg_iters != 1)
-    throw InputError(
-        fmt::format("--agg_iters: applies to sweep mode only, not {}", mode_name(o.mode)));
-  if (o.blocking)
-    throw InputError(
-        fmt::format("--blocking: applies to sweep mode only, not {}", mode_name(o.mode)));
+  const std::pair<bool, const char*> sweep_options[] = {{o.agg_iters != 1, "--agg_iters"},
+                                                        {o.blocking, "--blocking"},
+                                                        {o.run_cycles != 1, "--run_cycles"},
+                                                        {o.report_cputime, "--report_cputime"}};
+  for (const auto& [given, option] : sweep_options) {
+    if (given)
+      throw InputError(
+          fmt::format("{}: applies to sweep mode only, not {}", option, mode_name(o.mode)));
+  }
+}
+
+// nccl-tests drives several GPUs from one process with -t and -g; here every rank is a process
+// with one GPU (NCCL's one-device-per-process launch under mpirun or srun), so a command line
+// copied from nccl-tests keeps its -t 1 -g 1 and anything more is refused with the equivalent.
+void check_one_gpu_per_rank(const RawOptions& raw) {
+  for (const auto& [value, option] :
+       {std::pair{raw.threads, "--nthreads"}, std::pair{raw.gpus, "--ngpus"}}) {
+    if (value == 1) continue;
+    if (value < 1) throw InputError(fmt::format("{}: {}: must be 1", option, value));
+    throw InputError(fmt::format(
+        "{}: {}: perfgate-collectives runs one GPU per rank (1 only); start {} times as many "
+        "ranks instead (mpirun -np, srun --ntasks-per-node)",
+        option, value, value));
+  }
+  if (raw.parallel_init != 0 && raw.parallel_init != 1)
+    throw InputError("--parallel_init: must be 0 or 1");
 }
 
 }  // namespace
@@ -230,7 +261,14 @@ void finish_options(Options& o, const RawOptions& raw) {
     throw InputError(
         "--blocking: a CUDA graph (--cudagraph) replays with no host step between "
         "operations; use one of them");
+  // -N 0 is nccl-tests' endless run: a run that never ends writes no document.
+  if (o.run_cycles < 1 || o.run_cycles > 65536)
+    throw InputError("--run_cycles: must be from 1 to 65536 (0, endless, writes no document)");
+  if (raw.report_cputime != 0 && raw.report_cputime != 1)
+    throw InputError("--report_cputime: must be 0 or 1");
+  o.report_cputime = raw.report_cputime == 1;
   check_sweep_only(o);
+  check_one_gpu_per_rank(raw);
   if (o.repetitions < 1) throw InputError("--repetitions: must be at least 1");
   if (o.straggler_floor_us < 0) throw InputError("--straggler-floor-us: must not be negative");
   if (o.timeout_s < 0) throw InputError("--timeout-s: must not be negative");
@@ -265,6 +303,8 @@ nlohmann::json options_json(const Options& o) {
           {"agg_iters", o.agg_iters},
           {"blocking", o.blocking},
           {"repetitions", o.repetitions},
+          {"run_cycles", o.run_cycles},
+          {"report_cputime", o.report_cputime},
           {"check", o.check},
           {"average", static_cast<int>(o.time_shown)},
           {"cuda_graph", o.cuda_graph},

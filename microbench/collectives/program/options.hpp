@@ -34,6 +34,12 @@ struct Options {
   // -z: each operation of a timed loop completes on every rank (wait, barrier) before the next.
   bool blocking = false;
   int check = 1;  // -c: checked operations per case (0: none), stopping at the first wrong
+  // -N: the sweep's sizes run this many times over, each cycle printing its rows (nccl-tests'
+  // run cycles); a case's samples gather over every cycle.
+  int run_cycles = 1;
+  // -C: the table's time columns show the host's time to launch an operation (nccl-tests'
+  // cputime); algbw and busbw stay those of the operation's time.
+  bool report_cputime = false;
   TimeShown time_shown = TimeShown::average;
   int cuda_graph = 0;  // -G: replays of each timed loop captured as a CUDA graph (0: none)
   std::string output;
@@ -58,7 +64,10 @@ struct RawOptions {
   std::string datatypes = "float", ops = "sum", margin = "0.10";
   std::string bucket_total = "64M", bucket_min = "1M", bucket_max = "64M";
   std::string max_memory = "0";
-  int average = 1, blocking = 0;
+  int average = 1, blocking = 0, report_cputime = 0;
+  // nccl-tests' threads and GPUs per process (-t, -g) and their parallel setup (-p): one GPU
+  // per rank here, so 1, 1 and either.
+  int threads = 1, gpus = 1, parallel_init = 0;
   std::vector<std::string> labels;
 };
 

@@ -22,7 +22,7 @@ LoopSpan comm_loop(ModeContext& ctx, int repeats) {
       measure_loop(ctx.backend, ctx.comm, ctx.watchdog, {ctx.options.iters, 1}, {}, repeats);
   const double slowest = ctx.comm.max(mine.us);
   ctx.watchdog.disarm();  // after the max, where a rank done early waits for its peers
-  return {slowest, mine.operations};
+  return {slowest, mine.launch_us, mine.operations};
 }
 
 double compute_us(Backend& backend, int repeats) {

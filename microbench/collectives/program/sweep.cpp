@@ -1,5 +1,6 @@
 // sweep mode: collectives × datatypes × ops × sizes, out-of-place and in-place, as nccl-tests.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <numeric>
 
@@ -16,20 +17,25 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
-double shown_time(TimeShown shown, const std::vector<RankTiming>& ranks) {
-  std::vector<double> totals;
-  for (const RankTiming& r : ranks) totals.push_back(r.total_us);
+// The time the table shows of one timed loop, chosen across the ranks' times by -a.
+double shown_time(TimeShown shown, const std::vector<double>& times) {
   switch (shown) {
     case TimeShown::rank0:
-      return totals.front();
+      return times.front();
     case TimeShown::minimum:
-      return *std::min_element(totals.begin(), totals.end());
+      return *std::min_element(times.begin(), times.end());
     case TimeShown::maximum:
-      return *std::max_element(totals.begin(), totals.end());
+      return *std::max_element(times.begin(), times.end());
     case TimeShown::average:
       break;
   }
-  return mean(totals);
+  return mean(times);
+}
+
+std::vector<double> each_rank(const std::vector<RankTiming>& ranks, double RankTiming::*field) {
+  std::vector<double> values;
+  for (const RankTiming& r : ranks) values.push_back(r.*field);
+  return values;
 }
 
 // The table's count column as nccl-tests prints it: the per-rank count the call takes, which for
@@ -63,12 +69,15 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
     const std::vector<RankTiming> all = gather_timings(ctx.comm, mine);
     ctx.watchdog.disarm();
     if (ctx.comm.rank() != 0) continue;
-    m.sample_us.push_back(shown_time(o.time_shown, all));
+    const std::vector<double> totals = each_rank(all, &RankTiming::total_us);
+    m.sample_us.push_back(shown_time(o.time_shown, totals));
+    if (o.report_cputime)
+      m.launch_us.push_back(shown_time(o.time_shown, each_rank(all, &RankTiming::launch_us)));
     const std::vector<double> own = own_times(all);
     for (std::size_t r = 0; r < n; ++r) own_sum[r] += own[r];
-    avg.push_back(shown_time(TimeShown::average, all));
-    lo.push_back(shown_time(TimeShown::minimum, all));
-    hi.push_back(shown_time(TimeShown::maximum, all));
+    avg.push_back(shown_time(TimeShown::average, totals));
+    lo.push_back(shown_time(TimeShown::minimum, totals));
+    hi.push_back(shown_time(TimeShown::maximum, totals));
   }
   ctx.document.set_current(std::nullopt);
   if (ctx.comm.rank() == 0) {
@@ -81,10 +90,12 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   return m;
 }
 
+// As nccl-tests: the bandwidths come from the operation's time, also when the time columns
+// show the launch time (-C).
 PlacementCells cells(const CaseMeasurement& m) {
-  const double time = mean(m.sample_us);
-  const double alg = algbw_gbps(m.bytes, time);
-  return {time, alg, alg * busbw_factor(m.shape.collective, m.shape.ranks), m.wrong};
+  const double alg = algbw_gbps(m.bytes, mean(m.sample_us));
+  const double shown = m.launch_us.empty() ? mean(m.sample_us) : mean(m.launch_us);
+  return {shown, alg, alg * busbw_factor(m.shape.collective, m.shape.ranks), m.wrong};
 }
 
 std::vector<std::string> straggler_lines(ModeContext& ctx, CaseMeasurement& m) {
@@ -111,6 +122,48 @@ std::vector<std::string> straggler_lines(ModeContext& ctx, CaseMeasurement& m) {
   return lines;
 }
 
+// One size of a sweep that this run can measure: its shape and its row's leading columns.
+struct SweepCase {
+  CaseShape shape;
+  TableRow row;
+};
+
+// The sizes of one collective, dtype and op, in sweep order; a size the run cannot measure is
+// left out and noted (table and document) once, whatever the cycles (-N).
+std::vector<SweepCase> runnable_cases(ModeContext& ctx, Collective c, DataType dtype, ReduceOp op,
+                                      std::vector<std::string>& notes) {
+  const Options& o = ctx.options;
+  std::vector<SweepCase> cases;
+  for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.steps)) {
+    CaseShape shape{c,
+                    dtype,
+                    op,
+                    info(c).has_root ? o.root : 0,
+                    ctx.comm.size(),
+                    usable_count(c, size / type_size(dtype), ctx.comm.size())};
+    if (shape.count == 0) continue;
+    if (const std::optional<std::string> why = case_refused(ctx, shape)) {
+      notes.push_back(
+          fmt::format("# Skipped: {} {} {} B: {}\n", info(c).name, type_name(dtype), size, *why));
+      ctx.document.add_to_list("skipped", {{"collective", info(c).name},
+                                           {"dtype", type_name(dtype)},
+                                           {"op", op_name(op)},
+                                           {"bytes", size},
+                                           {"reason", *why}});
+      continue;
+    }
+    TableRow row{shape.count * type_size(dtype),
+                 table_count(shape),
+                 dtype,
+                 info(c).reduces ? std::string(op_name(op)) : "none",
+                 info(c).has_root ? o.root : -1,
+                 {},
+                 {}};
+    cases.push_back({shape, row});
+  }
+  return cases;
+}
+
 TableHeader header_for(ModeContext& ctx, Collective c) {
   TableHeader h;
   h.program = std::string(info(c).perf_name);
@@ -123,6 +176,7 @@ TableHeader header_for(ModeContext& ctx, Collective c) {
   h.blocking = ctx.options.blocking;
   h.check = ctx.options.check;
   h.graph = ctx.options.cuda_graph;
+  h.cputime = ctx.options.report_cputime;
   const RankDescription mine = ctx.backend.describe();
   const std::vector<std::string> lines = ctx.comm.gather(
       fmt::format("{}\t{}\t{}\t{}\t{}", mine.pid, mine.device, mine.bus_id, mine.host, mine.name));
@@ -156,7 +210,6 @@ void print_on_root(const Communicator& comm, const std::string& text) {
 
 std::size_t run_sweep(ModeContext& ctx) {
   const Options& o = ctx.options;
-  const int n = ctx.comm.size();
   std::size_t wrong_everywhere = 0;
   for (Collective c : o.collectives) {
     print_on_root(ctx.comm, format_table_header(header_for(ctx, c)));
@@ -168,40 +221,33 @@ std::size_t run_sweep(ModeContext& ctx) {
         info(c).reduces ? o.ops : std::vector<ReduceOp>{ReduceOp::sum};
     for (DataType dtype : o.datatypes) {
       for (ReduceOp op : ops) {
-        for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.steps)) {
-          CaseShape shape{c,  dtype,
-                          op, info(c).has_root ? o.root : 0,
-                          n,  usable_count(c, size / type_size(dtype), n)};
-          if (shape.count == 0) continue;
-          if (const std::optional<std::string> why = case_refused(ctx, shape)) {
-            notes.push_back(fmt::format("# Skipped: {} {} {} B: {}\n", info(c).name,
-                                        type_name(dtype), size, *why));
-            ctx.document.add_to_list("skipped", {{"collective", info(c).name},
-                                                 {"dtype", type_name(dtype)},
-                                                 {"op", op_name(op)},
-                                                 {"bytes", size},
-                                                 {"reason", *why}});
-            continue;
+        const std::vector<SweepCase> cases = runnable_cases(ctx, c, dtype, op, notes);
+        // Per case, out-of-place and in-place: every cycle's measurements gathered (rank 0).
+        std::vector<std::array<CaseMeasurement, 2>> gathered(cases.size());
+        for (int cycle = 0; cycle < o.run_cycles; ++cycle) {
+          for (std::size_t i = 0; i < cases.size(); ++i) {
+            TableRow row = cases[i].row;
+            for (bool in_place : {false, true}) {
+              CaseMeasurement m = measure(ctx, cases[i].shape, row.bytes, in_place);
+              wrong_total += m.wrong.value_or(0);
+              if (ctx.comm.rank() != 0) continue;
+              (in_place ? row.in_place : row.out_of_place) = cells(m);
+              busbw_sum += cells(m).busbw;
+              ++busbw_count;
+              CaseMeasurement& all = gathered[i][in_place ? 1 : 0];
+              if (cycle == 0) {
+                all = std::move(m);
+              } else {
+                absorb_cycle(all, m);
+              }
+              // Into the document as soon as its last cycle ends: a watchdog's partial
+              // document keeps every case that completed.
+              if (cycle + 1 < o.run_cycles) continue;
+              for (std::string& line : straggler_lines(ctx, all)) notes.push_back(std::move(line));
+              ctx.document.add(case_results(all, ctx.document.scale()));
+            }
+            print_on_root(ctx.comm, format_table_row(row));
           }
-          const std::size_t bytes = shape.count * type_size(dtype);
-          TableRow row{bytes,
-                       table_count(shape),
-                       dtype,
-                       info(c).reduces ? std::string(op_name(op)) : "none",
-                       info(c).has_root ? o.root : -1,
-                       {},
-                       {}};
-          for (bool in_place : {false, true}) {
-            CaseMeasurement m = measure(ctx, shape, bytes, in_place);
-            wrong_total += m.wrong.value_or(0);
-            if (ctx.comm.rank() != 0) continue;
-            (in_place ? row.in_place : row.out_of_place) = cells(m);
-            for (std::string& line : straggler_lines(ctx, m)) notes.push_back(std::move(line));
-            busbw_sum += cells(m).busbw;
-            ++busbw_count;
-            ctx.document.add(case_results(m, ctx.document.scale()));
-          }
-          print_on_root(ctx.comm, format_table_row(row));
         }
       }
     }

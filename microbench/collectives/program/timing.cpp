@@ -53,8 +53,10 @@ LoopSpan measure_loop(Backend& backend, const Communicator& comm, Watchdog& watc
         if (before_each) before_each();
       },
       complete_everywhere);
+  const Clock::time_point launched = Clock::now();
+  backend.wait();
   if (gemms > 0) backend.wait_compute();
-  return {micros(Clock::now() - start), operations};
+  return {micros(Clock::now() - start), micros(launched - start), operations};
 }
 
 RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,
@@ -73,14 +75,15 @@ RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watc
       },
       0, blocking);
   const auto per_operation = static_cast<double>(span.operations);
-  return {span.us / per_operation, micros(pre) / per_operation};
+  return {span.us / per_operation, micros(pre) / per_operation, span.launch_us / per_operation};
 }
 
 std::vector<RankTiming> gather_timings(const Communicator& comm, const RankTiming& mine) {
   const std::vector<double> totals = comm.gather(mine.total_us);
   const std::vector<double> pres = comm.gather(mine.pre_us);
+  const std::vector<double> launches = comm.gather(mine.launch_us);
   std::vector<RankTiming> all;
-  for (std::size_t r = 0; r < totals.size(); ++r) all.push_back({totals[r], pres[r]});
+  for (std::size_t r = 0; r < totals.size(); ++r) all.push_back({totals[r], pres[r], launches[r]});
   return all;
 }
 

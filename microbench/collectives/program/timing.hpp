@@ -23,10 +23,11 @@ struct Delay {
 std::size_t check_output(Backend& backend, const Communicator& comm, Watchdog& watchdog, int times);
 void warm_up(Backend& backend, Watchdog& watchdog, int iters);
 
-// This rank's wall time of one timed loop and the operations run (iters x group, times the
-// graph's replays under -G).
+// This rank's wall time of one timed loop, the host's part of it spent launching (up to the
+// last launch, before the wait), and the operations run (iters x group, times the graph's
+// replays under -G).
 struct LoopSpan {
-  double us = 0;
+  double us = 0, launch_us = 0;
   long operations = 0;
 };
 // The barrier-to-clock sequence of every timed loop. `before_each` runs before each
@@ -36,8 +37,8 @@ struct LoopSpan {
 LoopSpan measure_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,
                       const LoopPlan& plan, const std::function<void()>& before_each, int gemms = 0,
                       bool blocking = false);
-// One timed loop (replayed as a graph under -G); this rank's time per operation and
-// pre-collective time.
+// One timed loop (replayed as a graph under -G); this rank's time per operation, its
+// pre-collective time and its launch time.
 // Leaves the watchdog armed: a rank that finished early (a broadcast root) next waits for its
 // peers in the exchange of timings, so the caller disarms after that exchange.
 RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,

@@ -38,10 +38,11 @@ std::string format_table_header(const TableHeader& h) {
       "#                                                              out-of-place                 "
       "      "
       "in-place          \n";
+  const char* time = h.cputime ? "cputime" : "time";
   out += fmt::format(
       "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6} {:>6}  {:>7}  {:>6}  {:>6} "
       "{:>6}\n",
-      "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw",
+      "size", "count", "type", "redop", "root", time, "algbw", "busbw", "#wrong", time, "algbw",
       "busbw", "#wrong");
   out += fmt::format(
       "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6} {:>6}  {:>7}  {:>6}  {:>6} "

@@ -66,7 +66,29 @@ std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
                            bandwidths(m.sample_us, m.bytes, factor), scale, m.backend);
   alg.status = bus.status = time.status;
   alg.message = bus.message = time.message;
-  return {std::move(time), std::move(alg), std::move(bus)};
+  std::vector<Result> results{std::move(time), std::move(alg), std::move(bus)};
+  if (!m.launch_us.empty()) {
+    Result launch = make_result(case_key(m, "cputime"), "us", Direction::lower_is_better,
+                                m.launch_us, scale, m.backend);
+    launch.status = results.front().status;
+    launch.message = results.front().message;
+    results.push_back(std::move(launch));
+  }
+  return results;
+}
+
+void absorb_cycle(CaseMeasurement& into, const CaseMeasurement& more) {
+  const auto had = static_cast<double>(into.sample_us.size());
+  const auto adds = static_cast<double>(more.sample_us.size());
+  const auto blend = [&](double a, double b) { return (a * had + b * adds) / (had + adds); };
+  for (std::size_t r = 0; r < into.per_rank_us.size() && r < more.per_rank_us.size(); ++r)
+    into.per_rank_us[r] = blend(into.per_rank_us[r], more.per_rank_us[r]);
+  into.avg_us = blend(into.avg_us, more.avg_us);
+  into.min_us = blend(into.min_us, more.min_us);
+  into.max_us = blend(into.max_us, more.max_us);
+  into.sample_us.insert(into.sample_us.end(), more.sample_us.begin(), more.sample_us.end());
+  into.launch_us.insert(into.launch_us.end(), more.launch_us.begin(), more.launch_us.end());
+  if (more.wrong) into.wrong = into.wrong.value_or(0) + *more.wrong;
 }
 
 Result timeout_result(const CaseMeasurement& m, const Scale& scale, int rank,

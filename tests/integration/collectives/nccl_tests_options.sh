@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# nccl-tests' -i (fixed size increments), -m (operations launched together), -z (blocking) and
-# -c N (checked operations) on the MPI backend, under real mpirun processes. A PMPI call
+# nccl-tests' -i (fixed size increments), -m (operations launched together), -z (blocking),
+# -c N (checked operations), -N (run cycles), -C (launch time) and -t/-g/-p on the MPI backend,
+# under real mpirun processes. A PMPI call
 # counter preloaded into every rank shows how the operations were launched: -m 4 starts 4
 # nonblocking collectives per iteration and waits once; -z 1 adds one barrier per operation;
 # -c 3 checks three operations.
@@ -133,6 +134,69 @@ done
 expect_exit 0 run_collectives 2 --backend mpi -b 4K -e 4K -n 1 -w 0 -c 0
 expect_in out 'validation: 0 graph: 0$'
 [ "$(awk '!/^#/ && NF == 13 {print $9 $13}' "$WORK/out")" = "N/AN/A" ] || { cat "$WORK/out"; fail "-c 0: #wrong is not N/A"; }
+
+# --- -N 3: the sweep runs three times over, each cycle printing its rows; in the document a
+# case's samples gather over the cycles (3 x --repetitions 2), and the ingested table gives each
+# series a sample per cycle. nccl-tests' -t 1 -g 1 -p 1 are taken as they are.
+expect_exit 0 run_collectives 2 --backend mpi --collective all -b 1K -e 2K -n 2 -w 1 -N 3 \
+  --repetitions 2 -t 1 -g 1 -p 1 --output "$WORK/cycles.json"
+cp "$WORK/out" "$WORK/cycles.txt"
+[ "$(awk '!/^#/ && NF == 13 && $5 == -1 && $4 == "sum" {print $1}' "$WORK/cycles.txt" | head -6 | tr '\n' ' ')" = "1024 2048 1024 2048 1024 2048 " ] \
+  || { cat "$WORK/cycles.txt"; fail "-N 3: all_reduce's rows are not the sweep three times over"; }
+[ "$(grep -cvE '^#|^$' "$WORK/cycles.txt")" -eq 42 ] || { cat "$WORK/cycles.txt"; fail "-N 3: not 7 collectives x 2 sizes x 3 cycles"; }
+python3 "$HERE/check_run.py" "$WORK/cycles.txt" "$WORK/cycles.json" 2 || fail "-N 3: table or document"
+python3 - "$WORK/cycles.json" <<'PY' || fail "-N 3: document"
+import json, sys
+doc = json.load(open(sys.argv[1]))["perfgate"]
+assert doc["run"]["metadata"]["collectives"]["options"]["run_cycles"] == 3
+counts = {len(r["samples"]) for r in doc["results"]}
+assert counts == {6}, counts
+assert len(doc["results"]) == 7 * 2 * 2 * 3, len(doc["results"])  # one series each, not per cycle
+PY
+if ingest_or_skip --format nccl-tests "$WORK/cycles.txt"; then
+  [ "$(sqlite3 "$WORK/store.db" "SELECT DISTINCT r.n FROM results r JOIN runs u ON u.id = r.run_id WHERE u.suite = 'nccl-tests' AND u.id = (SELECT MAX(id) FROM runs)")" = 3 ] \
+    || fail "-N 3: the ingested table's series do not hold 3 samples each"
+fi
+
+# --- -C 1: the time columns, headed cputime, show the host's launch time; algbw and busbw stay
+# the operation's. The document keeps both: time and a fourth series, cputime, whose mean the
+# table prints. The table ingests as cputime series.
+expect_exit 0 run_collectives 2 --backend mpi -b 64K -e 64K -n 4 -w 1 -C 1 --output "$WORK/cputime.json"
+cp "$WORK/out" "$WORK/cputime.txt"
+expect_in cputime.txt '^#       size         count      type   redop    root  cputime   algbw   busbw #wrong  cputime   algbw   busbw #wrong$'
+python3 - "$WORK/cputime.txt" "$WORK/cputime.json" <<'PY' || fail "-C 1: table against document"
+import json, sys
+row = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")][0]
+doc = json.load(open(sys.argv[2]))["perfgate"]
+series = {(r["params"]["inplace"], r["metric"]): r for r in doc["results"]}
+for inplace, base in (("0", 5), ("1", 9)):
+    launch, time = series[(inplace, "cputime")], series[(inplace, "time")]
+    assert launch["unit"] == "us" and launch["direction"] == "lower_is_better", launch
+    mean = lambda v: sum(v) / len(v)
+    assert abs(float(row[base]) - mean(launch["samples"])) <= 0.006, (row, launch["samples"])
+    algbw = 65536 / (mean(time["samples"]) * 1e3)
+    assert abs(float(row[base + 1]) - algbw) <= 0.006, (row, time["samples"])
+PY
+if ingest_or_skip --format nccl-tests "$WORK/cputime.txt"; then
+  [ "$(sqlite3 "$WORK/store.db" "SELECT DISTINCT s.metric FROM results r JOIN series s ON s.id = r.series_id WHERE r.run_id = (SELECT MAX(id) FROM runs) ORDER BY s.metric" | tr '\n' ' ')" = "algbw busbw cputime " ] \
+    || fail "-C 1: the ingested table's metrics"
+fi
+
+# Refused: -N 0 (nccl-tests' endless run) and -N outside sweep mode, -C other than 0 or 1, and
+# more than one thread or GPU per rank, which says how to launch the same instead.
+expect_exit 2 run_collectives 1 --backend mpi -N 0 --output "$WORK/endless.json"
+expect_in err '^perfgate-collectives: --run_cycles: must be from 1 to 65536 \(0, endless, writes no document\)$'
+[ ! -e "$WORK/endless.json" ] || fail "-N 0 wrote a document"
+expect_exit 2 run_collectives 1 --backend mpi --mode buckets -N 2
+expect_in err '^perfgate-collectives: --run_cycles: applies to sweep mode only, not buckets$'
+expect_exit 2 run_collectives 1 --backend mpi -C 2
+expect_in err '^perfgate-collectives: --report_cputime: must be 0 or 1$'
+expect_exit 2 run_collectives 1 --backend mpi -g 8
+expect_in err '^perfgate-collectives: --ngpus: 8: perfgate-collectives runs one GPU per rank \(1 only\); start 8 times as many ranks instead \(mpirun -np, srun --ntasks-per-node\)$'
+expect_exit 2 run_collectives 1 --backend mpi -t 2
+expect_in err '^perfgate-collectives: --nthreads: 2: perfgate-collectives runs one GPU per rank'
+expect_exit 2 run_collectives 1 --backend mpi -p 2
+expect_in err '^perfgate-collectives: --parallel_init: must be 0 or 1$'
 
 # Refused: -c below 0, -m below 1, -z other than 0 or 1, -z with a CUDA graph, and either outside sweep mode.
 expect_exit 2 run_collectives 1 --backend mpi -c -1

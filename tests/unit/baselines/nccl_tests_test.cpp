@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <utility>
@@ -211,6 +212,64 @@ TEST_CASE("bandwidths printed as 0.00 are recomputed from size and time") {
   CHECK(find_series(bare, p + "@busbw").samples == std::vector<double>{0.0});
 }
 
+TEST_CASE("rows repeated under one header are -N cycles: one series, a sample each") {
+  const std::string head =
+      "# Collective test starting: all_reduce_perf\n"
+      "#  Rank  0 Group  0 Pid      7 on         n1 device  0 [0000:1b:00] NVIDIA H200\n"
+      "#  Rank  1 Group  0 Pid      8 on         n1 device  1 [0000:2b:00] NVIDIA H200\n"
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
+      "time   algbw   busbw #wrong\n";
+  const std::string cycles = head +
+                             "        1024           256     float     sum      -1    41.22    "
+                             "0.02    0.02      0    40.17    0.03    0.03      0\n"
+                             "        1024           256     float     sum      -1    43.10    "
+                             "0.02    0.02      2    40.00    0.03    0.03      0\n"
+                             "        1024           256     float     sum      -1    42.00    "
+                             "0.02    0.02      1    40.50    0.03    0.03      0\n";
+  const Run run = from_nccl_tests_log(cycles, "cycles.log");
+  CHECK(run.results.size() == 6);  // one row's series: 2 placements x 3 metrics
+  const std::string p = "collectives.all_reduce/bytes:1024/dtype:f32/inplace:0/redop:sum/root:-1";
+  const auto& time = find_series(run, p + "@time");
+  CHECK(time.samples == std::vector<double>{41.22, 43.10, 42.00});
+  CHECK(time.summary.n == 3);
+  // A cycle's wrong elements make the series an error; the count is summed over the cycles.
+  CHECK(time.status == ResultStatus::error);
+  CHECK(time.extra["wrong"] == 3);
+  CHECK(find_series(run, p + "@busbw").samples.size() == 3);
+  CHECK(find_series(run,
+                    "collectives.all_reduce/bytes:1024/dtype:f32/inplace:1/redop:sum/"
+                    "root:-1@time")
+            .status == ResultStatus::ok);
+
+  // The same rows under a second header are a second run pasted into the log: refused.
+  const std::string two_runs = cycles + head +
+                               "        1024           256     float     sum      -1    41.22    "
+                               "0.02    0.02      0    40.17    0.03    0.03      0\n";
+  CHECK_THROWS_WITH(from_nccl_tests_log(two_runs, "two.log"),
+                    Catch::Contains("two.log: line 12: series collectives.all_reduce/bytes:1024") &&
+                        Catch::Contains("appears twice (several runs in one log?"));
+}
+
+TEST_CASE("a -C table's time columns are the launch time: series cputime, nothing derived") {
+  const Run run = from_nccl_tests_log(
+      "# Collective test starting: all_reduce_perf\n"
+      "#  Rank  0 Group  0 Pid      7 on         n1 device  0 [0000:1b:00] NVIDIA H200\n"
+      "#  Rank  1 Group  0 Pid      8 on         n1 device  1 [0000:2b:00] NVIDIA H200\n"
+      "#       size         count      type   redop    root  cputime   algbw   busbw #wrong  "
+      "cputime   algbw   busbw #wrong\n"
+      "           8             2     float     sum      -1     4.10    0.00    0.00      0     "
+      "4.00    0.00    0.00      0\n",
+      "cpu.log");
+  const std::string p = "collectives.all_reduce/bytes:8/dtype:f32/inplace:0/redop:sum/root:-1";
+  CHECK(find_series(run, p + "@cputime").samples == std::vector<double>{4.10});
+  CHECK(find_series(run, p + "@cputime").unit == "us");
+  CHECK(std::none_of(run.results.begin(), run.results.end(),
+                     [](const Result& r) { return r.key.metric == "time"; }));
+  // 0.00 stays 0: bytes over a launch time would be no bandwidth of the operation.
+  CHECK(find_series(run, p + "@algbw").samples == std::vector<double>{0.0});
+  CHECK(find_series(run, p + "@algbw").extra.count("derived_from_time") == 0);
+}
+
 TEST_CASE("truncated or foreign text is refused with the line") {
   CHECK_THROWS_WITH(read_results_file(kData / "nccl_truncated.log"),
                     Catch::Contains("nccl_truncated.log: line 22") && Catch::Contains("truncated"));
@@ -315,12 +374,20 @@ TEST_CASE("nccl-tests JSON: processes on two hosts, -m and -z, and what is refus
         "ag.json: nccl-tests JSON: results[0].size: not a whole number");
   CHECK(refusal([](nlohmann::json& d) { d["results"][0]["out_of_place"]["time"] = true; }) ==
         "ag.json: nccl-tests JSON: results[0].out_of_place.time: not a number");
+  // -C 1 writes cpu_time where the time was: read as the log's cputime columns.
+  nlohmann::json launch_times = doc;
+  launch_times["results"][0]["out_of_place"].erase("time");
+  launch_times["results"][0]["out_of_place"]["cpu_time"] = 3.0;
+  CHECK(find_series(from_nccl_tests_json(launch_times, "ag.json"),
+                    "collectives.all_gather/bytes:1024/dtype:bf16/inplace:0/redop:none/"
+                    "root:-1@cputime")
+            .samples == std::vector<double>{3.0});
+  // The first placement decides; one of the other kind lacks its key.
   CHECK(refusal([](nlohmann::json& d) {
+          d["results"].push_back(d["results"][0]);
           d["results"][0]["out_of_place"].erase("time");
           d["results"][0]["out_of_place"]["cpu_time"] = 3.0;
-        }) ==
-        "ag.json: nccl-tests JSON: results[0].out_of_place: cpu_time (nccl-tests -C 1) is "
-        "the host's launch time, not the operation's");
+        }) == "ag.json: nccl-tests JSON: results[1].out_of_place.cpu_time: missing");
   CHECK(refusal([](nlohmann::json& d) { d["config"]["devices"][1]["hostname"] = "two words"; }) ==
         "ag.json: nccl-tests JSON: config.devices[1].hostname: not one word");
   CHECK(refusal([](nlohmann::json& d) { d["config"]["ngpus"] = 0; }) ==

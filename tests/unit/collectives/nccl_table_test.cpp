@@ -54,6 +54,17 @@ TEST_CASE("the header is nccl-tests' header, character for character") {
         "(GB/s)       ");
 }
 
+TEST_CASE("with -C the time columns are headed cputime, as nccl-tests heads them") {
+  TableHeader h;
+  h.program = "all_reduce_perf";
+  h.cputime = true;
+  const std::vector<std::string> lines = lines_of(format_table_header(h));
+  REQUIRE(lines.size() == 8);  // no rank lines
+  CHECK(lines[6] ==
+        "#       size         count      type   redop    root  cputime   algbw   busbw #wrong  "
+        "cputime   algbw   busbw #wrong");
+}
+
 TEST_CASE("rows are laid out as nccl-tests prints them") {
   // Real nccl-tests rows (all_reduce_perf, 16 H100s).
   TableRow small{8, 2, DataType::f32, "sum", -1, {135.8, 0.00, 0.00, 0}, {123.5, 0.00, 0.00, 0}};

@@ -47,6 +47,46 @@ TEST_CASE("a case gives time, algbw and busbw series with busbw = algbw x factor
   CHECK(results[2].scale == scale);
 }
 
+TEST_CASE("a launch time taken (-C) gives a fourth series, cputime") {
+  CaseMeasurement m = all_reduce_case();
+  CHECK(case_results(m, {}).size() == 3);
+  m.launch_us = {2.0, 2.5};
+  m.wrong = 1;
+  const std::vector<Result> results = case_results(m, {});
+  REQUIRE(results.size() == 4);
+  CHECK(results[3].key.id() ==
+        "collectives.all_reduce/bytes:1024/dtype:bf16/inplace:1/redop:sum/root:-1@cputime");
+  CHECK(results[3].unit == "us");
+  CHECK(results[3].direction == Direction::lower_is_better);
+  CHECK(results[3].samples == std::vector<double>{2.0, 2.5});
+  CHECK(results[3].status == ResultStatus::error);  // the case's data check covers it too
+  // The bandwidths stay the operation's.
+  CHECK(results[1].samples[0] == Approx(1024 / (10.0 * 1e-6) / 1e9));
+}
+
+TEST_CASE("a later cycle's measurement (-N) joins the samples and the means") {
+  CaseMeasurement all = all_reduce_case();  // 2 samples
+  CaseMeasurement more = all_reduce_case();
+  more.sample_us = {20.0};  // 1 sample: weighs half as much as the first cycle's two
+  more.per_rank_us = {40, 41, 42, 60};
+  more.avg_us = 41;
+  more.min_us = 40;
+  more.max_us = 60;
+  more.wrong = 2;
+  absorb_cycle(all, more);
+  CHECK(all.sample_us == std::vector<double>{10.0, 12.5, 20.0});
+  CHECK(all.per_rank_us == std::vector<double>{20, 21, 22, 40});
+  CHECK(all.avg_us == Approx((11.25 * 2 + 41) / 3));
+  CHECK(all.min_us == Approx(20));
+  CHECK(all.max_us == Approx((12.5 * 2 + 60) / 3));
+  CHECK(all.wrong == std::optional<std::size_t>{2});
+  CaseMeasurement unchecked = all_reduce_case();
+  unchecked.wrong.reset();
+  absorb_cycle(all, unchecked);
+  CHECK(all.wrong == std::optional<std::size_t>{2});
+  CHECK(all.sample_us.size() == 5);
+}
+
 TEST_CASE("wrong elements make the case an error") {
   CaseMeasurement m = all_reduce_case();
   m.wrong = 5;

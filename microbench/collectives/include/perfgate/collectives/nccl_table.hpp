@@ -29,6 +29,7 @@ struct TableHeader {
   int check = 1;          // checked operations per case (0: none)
   bool blocking = false;  // -z 1: printed as nccl-tests prints it
   int graph = 0;
+  bool cputime = false;  // -C: the time columns are headed "cputime", as nccl-tests heads them
   std::vector<RankDescription> ranks;
 };
 

@@ -18,6 +18,7 @@ struct CaseMeasurement {
   std::size_t bytes = 0;
   bool in_place = false;
   std::vector<double> sample_us;              // per repetition: the time the table shows (-a)
+  std::vector<double> launch_us;              // per repetition with -C: the host's launch time
   std::vector<double> per_rank_us;            // own time per rank, mean over repetitions
   double avg_us = 0, min_us = 0, max_us = 0;  // across ranks, mean over repetitions
   std::optional<std::size_t> wrong;           // nullopt when not checked
@@ -25,8 +26,12 @@ struct CaseMeasurement {
 };
 
 SeriesKey case_key(const CaseMeasurement& m, const std::string& metric);
-// Three results: time (us), algbw and busbw (GB/s), each with one sample per repetition.
+// Three results: time (us), algbw and busbw (GB/s), each with one sample per repetition; a
+// fourth, cputime (us), when the launch time was taken (-C).
 std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale);
+// The same case measured again in a later cycle (-N): its samples join `into`'s, and the
+// per-rank and across-rank means and the wrong count cover every cycle.
+void absorb_cycle(CaseMeasurement& into, const CaseMeasurement& more);
 
 // A case that never completed: status timeout, message naming collective, size and rank.
 Result timeout_result(const CaseMeasurement& m, const Scale& scale, int rank,

@@ -7,8 +7,9 @@ namespace perfgate::collectives {
 
 // What one rank measured over a timed loop, per operation.
 struct RankTiming {
-  double total_us = 0;  // wall time per operation (includes waiting for late peers)
-  double pre_us = 0;    // time spent before entering the collective (its own work)
+  double total_us = 0;   // wall time per operation (includes waiting for late peers)
+  double pre_us = 0;     // time spent before entering the collective (its own work)
+  double launch_us = 0;  // host time to launch the operation, before waiting for it (-C)
 };
 
 // A rank's own time: its total minus the wait for the latest arrival (latest pre − its pre),
