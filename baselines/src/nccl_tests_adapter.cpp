@@ -26,6 +26,17 @@ std::vector<std::string> tokens(const std::string& line) {
   return out;
 }
 
+// Where each word of `line` ends (the column after its last character).
+std::vector<std::size_t> word_ends(const std::string& line) {
+  std::vector<std::size_t> ends;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const bool in_word = !std::isspace(static_cast<unsigned char>(line[i]));
+    const bool last = i + 1 == line.size() || std::isspace(static_cast<unsigned char>(line[i + 1]));
+    if (in_word && last) ends.push_back(i + 1);
+  }
+  return ends;
+}
+
 bool is_header(const std::vector<std::string>& t) {
   return t.size() > 4 && t[0] == "#" && t[1] == "size" && t[2] == "count" &&
          std::find(t.begin(), t.end(), "busbw") != t.end();
@@ -103,6 +114,9 @@ struct Layout {
   // "time", or "cputime" when nccl-tests' -C put the host's launch time in those columns (the
   // bandwidth columns still come from the operation's time).
   std::string time_metric = "time";
+  // Where the header's time words end, one per placement printed: a row with one group of
+  // values belongs to the placement whose column it stands in.
+  std::vector<std::size_t> time_ends;
   // New nccl-tests count wrong elements ("#wrong"); old ones print a max error ("error",
   // e.g. 2e-07). Only a wrong count marks a result as failed.
   bool wrong_count = true;
@@ -164,9 +178,9 @@ class LogParser {
     } else if (line.rfind("# Out of bounds values", 0) == 0) {
       run_.metadata["nccl_tests"]["out_of_bounds"] = line.substr(line.find(':') + 1);
     } else if (is_header(t)) {
-      read_header(t);
+      read_header(t, line);
     } else if (layout_ && !t.empty() && all_digits(t[0])) {
-      read_row(t);
+      read_row(t, line);
     } else if (op_.empty() && !layout_ && bounded_regex_search(line, m, op_re)) {
       binary_op_ = m[1];  // e.g. an mpirun command line naming ./build/all_reduce_perf
     }
@@ -179,8 +193,11 @@ class LogParser {
     return s;
   }
 
-  void read_header(const std::vector<std::string>& t) {
+  void read_header(const std::vector<std::string>& t, const std::string& line) {
     Layout l;
+    const std::vector<std::size_t> ends = word_ends(line);
+    for (std::size_t w = 0; w < t.size() && w < ends.size(); ++w)
+      if (t[w] == "time" || t[w] == "cputime") l.time_ends.push_back(ends[w]);
     std::size_t i = 1;
     for (; i < t.size() && t[i] != "time" && t[i] != "cputime"; ++i) l.leading.push_back(t[i]);
     const std::size_t per_group = 4;  // time algbw busbw #wrong|error
@@ -193,17 +210,32 @@ class LogParser {
     ++table_;
   }
 
-  void read_row(const std::vector<std::string>& t) {
+  // The placement of a row's lone group of values: out-of-place unless it stands in the
+  // in-place column (nccl-tests -O 0 leaves the out-of-place cells blank).
+  int lone_group_placement(const std::string& line, std::size_t first_value) const {
+    const std::vector<std::size_t>& header = layout_->time_ends;
+    const std::vector<std::size_t> ends = word_ends(line);
+    if (header.size() < 2 || first_value >= ends.size()) return 0;
+    const auto distance = [&](std::size_t column) {
+      return column > ends[first_value] ? column - ends[first_value] : ends[first_value] - column;
+    };
+    return distance(header[1]) < distance(header[0]) ? 1 : 0;
+  }
+
+  void read_row(const std::vector<std::string>& t, const std::string& line) {
     const Layout& l = *layout_;
-    // A full row, or (some ops) out-of-place only; anything else is a cut or garbled line.
+    // A full row, or one group of four values; anything else is a cut or garbled line.
     if (t.size() != l.columns && t.size() != l.leading.size() + 4)
       fail("nccl-tests row has " + std::to_string(t.size()) + " columns, expected " +
            std::to_string(l.columns) + " (truncated?)");
     const std::string op = !op_.empty() ? op_ : !binary_op_.empty() ? binary_op_ : "unknown";
     Params params = case_params(op, l.leading, t);
-    for (int inplace = 0; inplace < 2; ++inplace) {
-      const std::size_t base = l.leading.size() + 4 * static_cast<std::size_t>(inplace);
-      if (base + 4 > t.size()) break;
+    std::vector<int> placements{0, 1};
+    if (t.size() == l.leading.size() + 4)
+      placements = {lone_group_placement(line, l.leading.size())};
+    for (std::size_t group = 0; group < placements.size(); ++group) {
+      const int inplace = placements[group];
+      const std::size_t base = l.leading.size() + 4 * group;
       if (!parse_number(t[base])) continue;  // "N/A": this variant was not measured
       params["inplace"] = inplace ? "1" : "0";
       const double time_us = number(t[base], l.time_metric);

@@ -1,6 +1,6 @@
-// nccl-tests' JSON output (`-F FILE.json`, format version 3) → Run. The JSON holds what the
-// stdout log prints — the parameter line, one device per rank, the result rows — with numbers at
-// full precision, so it is rewritten as that log and read by the one nccl-tests reader
+// nccl-tests' JSON output (`-J FILE.json`, `--output_file`; format version 3) → Run. The JSON holds
+// what the stdout log prints — the parameter line, one device per rank, the result rows — with
+// numbers at full precision, so it is rewritten as that log and read by the one nccl-tests reader
 // (nccl_tests_adapter.cpp): series, fingerprint and checks come out the same for a run whether
 // its log or its JSON is ingested.
 #include <fmt/format.h>

@@ -105,6 +105,59 @@ std::string launch_method(const Options& o) {
   return fmt::format("{}", fmt::join(flags, " "));
 }
 
+namespace {
+
+// nccl-tests' options that perfgate-collectives does not take: each is refused with one line
+// saying so and why, not CLI11's "arguments were not expected", so that a command line copied
+// from nccl-tests fails plainly.
+struct NotTaken {
+  const char* names;
+  const char* why;
+};
+constexpr NotTaken kNotTaken[] = {
+    {"-y,--stream_null", "operations run on a stream of their own"},
+    {"-k,--side_comp", "no side computation; --mode overlap times a GEMM beside the operations"},
+    {"-l,--replay", "no trace replay"},
+    {"-u,--unalign", "buffers are aligned"},
+    {"-J,--output_file",
+     "the result is a perfgate document, written by --output; perfgate ingest reads "
+     "nccl-tests' JSON"},
+    {"-R,--local_register", "no buffer registration"},
+    {"-x,--cta_policy", "no CTA policy is set"},
+    {"-B,--commblocking", "communicators are blocking"},
+    {"-F,--ft_test", "no fault-tolerance tests"},
+    {"-L,--ft_list", "no fault-tolerance tests"},
+    {"-s,--tbytes", "every size runs --iters iterations"},
+    {"-S,--split_share", "no communicator split"},
+    {"-P,--split_comm", "no communicator split"},
+    {"-A,--per_coll_perf", "no per-operation times; --repetitions gives samples"},
+    {"-I,--init_ids", "one ncclUniqueId sets up the communicator"},
+    {"-q,--traffic_class", "no traffic class is set"},
+    {"-U,--tuning", "no tuning report"},
+    {"-D,--device_implementation", "NCCL's own implementation only"},
+    {"-V,--device_cta_count", "NCCL's own implementation only"},
+    {"-M,--memory_report", "no memory report; the memory check prints what a case needs"},
+};
+
+void add_options_not_taken(CLI::App& app, RawOptions& raw) {
+  for (const NotTaken& option : kNotTaken) {
+    const std::string names = option.names;
+    const std::string long_name = names.substr(names.find(',') + 1);
+    app.add_option_function<std::string>(
+           names,
+           [&raw, long_name, why = option.why](const std::string& value) {
+             if (raw.not_taken.empty())
+               raw.not_taken = fmt::format(
+                   "{} {}: an nccl-tests option perfgate-collectives does not take ({})", long_name,
+                   value, why);
+           },
+           option.why)
+        ->group("nccl-tests options not taken");
+  }
+}
+
+}  // namespace
+
 void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("--backend", o.backend,
                  "mpi, nccl or auto (nccl when compiled in and a GPU is visible)")
@@ -135,6 +188,8 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
                  "gather over them");
   app.add_option("-C,--report_cputime", raw.report_cputime,
                  "sweep mode: 1 shows the host's launch time per operation in the time columns");
+  app.add_option("-O,--out_of_place", raw.out_of_place,
+                 "sweep mode: 0 measures in place only (out-of-place cells left blank)");
   app.add_option("-t,--nthreads", raw.threads,
                  "threads per process (1: one rank per process, one GPU per rank)");
   app.add_option("-g,--ngpus", raw.gpus, "GPUs per thread (1: one GPU per rank)");
@@ -167,6 +222,7 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
                  "test option: the rank that sleeps inside each timed operation");
   app.add_option("--delay-us", o.delay_us,
                  "test option: how long --delay-rank sleeps (microseconds)");
+  add_options_not_taken(app, raw);
 }
 
 namespace {
@@ -183,7 +239,7 @@ void check_bucket_range(const Options& o) {
       o.bucket_total, o.bucket_min, o.bucket_max, type_name(dtype)));
 }
 
-// -m, -z, -N and -C change how a sweep's timed loop launches its operations or what its table
+// -m, -z, -N, -C and -O change how a sweep's timed loop launches its operations or what its table
 // shows; the other modes time loops of their own design (a step of buckets, a loop beside a
 // GEMM) and print tables of their own.
 void check_sweep_only(const Options& o) {
@@ -191,7 +247,8 @@ void check_sweep_only(const Options& o) {
   const std::pair<bool, const char*> sweep_options[] = {{o.agg_iters != 1, "--agg_iters"},
                                                         {o.blocking, "--blocking"},
                                                         {o.run_cycles != 1, "--run_cycles"},
-                                                        {o.report_cputime, "--report_cputime"}};
+                                                        {o.report_cputime, "--report_cputime"},
+                                                        {!o.out_of_place, "--out_of_place"}};
   for (const auto& [given, option] : sweep_options) {
     if (given)
       throw InputError(
@@ -219,6 +276,7 @@ void check_one_gpu_per_rank(const RawOptions& raw) {
 }  // namespace
 
 void finish_options(Options& o, const RawOptions& raw) {
+  if (!raw.not_taken.empty()) throw InputError(raw.not_taken);
   o.mode = parse_mode(raw.mode);
   o.collectives = parse_list<Collective>(raw.collectives, all_collectives(), collective_from_string,
                                          "--collective");
@@ -267,6 +325,9 @@ void finish_options(Options& o, const RawOptions& raw) {
   if (raw.report_cputime != 0 && raw.report_cputime != 1)
     throw InputError("--report_cputime: must be 0 or 1");
   o.report_cputime = raw.report_cputime == 1;
+  if (raw.out_of_place != 0 && raw.out_of_place != 1)
+    throw InputError("--out_of_place: must be 0 or 1");
+  o.out_of_place = raw.out_of_place == 1;
   check_sweep_only(o);
   check_one_gpu_per_rank(raw);
   if (o.repetitions < 1) throw InputError("--repetitions: must be at least 1");
@@ -305,6 +366,7 @@ nlohmann::json options_json(const Options& o) {
           {"repetitions", o.repetitions},
           {"run_cycles", o.run_cycles},
           {"report_cputime", o.report_cputime},
+          {"out_of_place", o.out_of_place},
           {"check", o.check},
           {"average", static_cast<int>(o.time_shown)},
           {"cuda_graph", o.cuda_graph},

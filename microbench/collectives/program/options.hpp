@@ -40,6 +40,8 @@ struct Options {
   // -C: the table's time columns show the host's time to launch an operation (nccl-tests'
   // cputime); algbw and busbw stay those of the operation's time.
   bool report_cputime = false;
+  // -O 0: the sweep measures in place only, its out-of-place cells left blank (nccl-tests').
+  bool out_of_place = true;
   TimeShown time_shown = TimeShown::average;
   int cuda_graph = 0;  // -G: replays of each timed loop captured as a CUDA graph (0: none)
   std::string output;
@@ -64,10 +66,13 @@ struct RawOptions {
   std::string datatypes = "float", ops = "sum", margin = "0.10";
   std::string bucket_total = "64M", bucket_min = "1M", bucket_max = "64M";
   std::string max_memory = "0";
-  int average = 1, blocking = 0, report_cputime = 0;
+  int average = 1, blocking = 0, report_cputime = 0, out_of_place = 1;
   // nccl-tests' threads and GPUs per process (-t, -g) and their parallel setup (-p): one GPU
   // per rank here, so 1, 1 and either.
   int threads = 1, gpus = 1, parallel_init = 0;
+  // The first nccl-tests option given that perfgate-collectives does not take, and why (empty:
+  // none).
+  std::string not_taken;
   std::vector<std::string> labels;
 };
 

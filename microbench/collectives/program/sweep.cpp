@@ -227,7 +227,9 @@ std::size_t run_sweep(ModeContext& ctx) {
         for (int cycle = 0; cycle < o.run_cycles; ++cycle) {
           for (std::size_t i = 0; i < cases.size(); ++i) {
             TableRow row = cases[i].row;
+            row.out_of_place.measured = o.out_of_place;
             for (bool in_place : {false, true}) {
+              if (!in_place && !o.out_of_place) continue;
               CaseMeasurement m = measure(ctx, cases[i].shape, row.bytes, in_place);
               wrong_total += m.wrong.value_or(0);
               if (ctx.comm.rank() != 0) continue;

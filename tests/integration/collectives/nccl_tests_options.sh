@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # nccl-tests' -i (fixed size increments), -m (operations launched together), -z (blocking),
-# -c N (checked operations), -N (run cycles), -C (launch time) and -t/-g/-p on the MPI backend,
-# under real mpirun processes. A PMPI call
+# -c N (checked operations), -N (run cycles), -C (launch time), -O (placements) and -t/-g/-p on
+# the MPI backend, under real mpirun processes; the nccl-tests options not taken are refused by
+# name. A PMPI call
 # counter preloaded into every rank shows how the operations were launched: -m 4 starts 4
 # nonblocking collectives per iteration and waits once; -z 1 adds one barrier per operation;
 # -c 3 checks three operations.
@@ -182,6 +183,35 @@ if ingest_or_skip --format nccl-tests "$WORK/cputime.txt"; then
     || fail "-C 1: the ingested table's metrics"
 fi
 
+# --- -O 0: in place only. The out-of-place cells are blank, as nccl-tests leaves them; the
+# document holds in-place series only, and so does the ingested table (its reader places a lone
+# group of values by the column it stands in).
+expect_exit 0 run_collectives 2 --backend mpi --collective all -b 1K -e 1K -n 2 -w 1 -O 0 \
+  --output "$WORK/inplace.json"
+cp "$WORK/out" "$WORK/inplace.txt"
+[ "$(awk '!/^#/ && NF {print NF}' "$WORK/inplace.txt" | sort -u)" = 9 ] \
+  || { cat "$WORK/inplace.txt"; fail "-O 0: rows are not 5 leading columns and the in-place 4"; }
+expect_in inplace.txt '^        1024           256     float     sum      -1 {34}[ 0-9.]{7}  [ 0-9.]{6}  '
+python3 - "$WORK/inplace.json" <<'PY' || fail "-O 0: document"
+import json, sys
+doc = json.load(open(sys.argv[1]))["perfgate"]
+assert doc["run"]["metadata"]["collectives"]["options"]["out_of_place"] is False
+assert {r["params"]["inplace"] for r in doc["results"]} == {"1"}, doc["results"]
+assert len(doc["results"]) == 7 * 3, len(doc["results"])
+PY
+if ingest_or_skip --format nccl-tests "$WORK/inplace.txt"; then
+  [ "$(sqlite3 "$WORK/store.db" "SELECT DISTINCT json_extract(s.params, '\$.inplace') || ' ' || COUNT(*) FROM results r JOIN series s ON s.id = r.series_id WHERE r.run_id = (SELECT MAX(id) FROM runs)")" = "1 21" ] \
+    || fail "-O 0: the ingested table is not 21 in-place series"
+fi
+
+# nccl-tests options not taken are refused by name and reason, one line, nothing written.
+expect_exit 2 run_collectives 1 --backend mpi -R 1 --output "$WORK/registered.json"
+expect_in err '^perfgate-collectives: --local_register 1: an nccl-tests option perfgate-collectives does not take \(no buffer registration\)$'
+[ ! -e "$WORK/registered.json" ] || fail "-R 1 wrote a document"
+expect_exit 2 run_collectives 1 --backend mpi -J "$WORK/nccl.json"
+expect_in err '^perfgate-collectives: --output_file .*/nccl\.json: an nccl-tests option perfgate-collectives does not take \(the result is a perfgate document, written by --output; perfgate ingest reads nccl-tests. JSON\)$'
+[ "$(grep -c '^perfgate-collectives' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "-J: not one line"; }
+
 # Refused: -N 0 (nccl-tests' endless run) and -N outside sweep mode, -C other than 0 or 1, and
 # more than one thread or GPU per rank, which says how to launch the same instead.
 expect_exit 2 run_collectives 1 --backend mpi -N 0 --output "$WORK/endless.json"
@@ -191,6 +221,10 @@ expect_exit 2 run_collectives 1 --backend mpi --mode buckets -N 2
 expect_in err '^perfgate-collectives: --run_cycles: applies to sweep mode only, not buckets$'
 expect_exit 2 run_collectives 1 --backend mpi -C 2
 expect_in err '^perfgate-collectives: --report_cputime: must be 0 or 1$'
+expect_exit 2 run_collectives 1 --backend mpi -O 2
+expect_in err '^perfgate-collectives: --out_of_place: must be 0 or 1$'
+expect_exit 2 run_collectives 1 --backend mpi --mode overlap -O 0
+expect_in err '^perfgate-collectives: --out_of_place: applies to sweep mode only, not overlap$'
 expect_exit 2 run_collectives 1 --backend mpi -g 8
 expect_in err '^perfgate-collectives: --ngpus: 8: perfgate-collectives runs one GPU per rank \(1 only\); start 8 times as many ranks instead \(mpirun -np, srun --ntasks-per-node\)$'
 expect_exit 2 run_collectives 1 --backend mpi -t 2

@@ -270,6 +270,29 @@ TEST_CASE("a -C table's time columns are the launch time: series cputime, nothin
   CHECK(find_series(run, p + "@algbw").extra.count("derived_from_time") == 0);
 }
 
+TEST_CASE("a row with one group of values belongs to the placement whose column it stands in") {
+  const std::string header =
+      "# Collective test starting: all_reduce_perf\n"
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
+      "time   algbw   busbw #wrong\n";
+  // nccl-tests -O 0 leaves the 32 characters of the out-of-place cells blank.
+  const Run in_place_only =
+      from_nccl_tests_log(header + "        1024           256     float     sum      -1" +
+                              std::string(32, ' ') + "    40.17    0.03    0.05      0\n",
+                          "o0.log");
+  CHECK(in_place_only.results.size() == 3);
+  for (const Result& r : in_place_only.results) CHECK(r.key.params.at("inplace") == "1");
+  CHECK(find_series(in_place_only,
+                    "collectives.all_reduce/bytes:1024/dtype:f32/inplace:1/redop:sum/root:-1@time")
+            .samples == std::vector<double>{40.17});
+  // Values under the out-of-place columns, the in-place ones cut off: out-of-place.
+  const Run out_of_place_only = from_nccl_tests_log(
+      header +
+          "        1024           256     float     sum      -1    41.22    0.02    0.04      0\n",
+      "oop.log");
+  for (const Result& r : out_of_place_only.results) CHECK(r.key.params.at("inplace") == "0");
+}
+
 TEST_CASE("truncated or foreign text is refused with the line") {
   CHECK_THROWS_WITH(read_results_file(kData / "nccl_truncated.log"),
                     Catch::Contains("nccl_truncated.log: line 22") && Catch::Contains("truncated"));

@@ -91,6 +91,13 @@ TEST_CASE("rows are laid out as nccl-tests prints them") {
         "0.29      7\n");
 }
 
+TEST_CASE("under -O 0 the out-of-place cells are blank, as nccl-tests leaves them") {
+  TableRow row{1024, 256, DataType::f32, "sum", -1, {}, {40.17, 0.03, 0.05, 0}};
+  row.out_of_place.measured = false;
+  CHECK(format_table_row(row) == "        1024           256     float     sum      -1" +
+                                     std::string(32, ' ') + "    40.17    0.03    0.05      0\n");
+}
+
 TEST_CASE("the footer carries the out-of-bounds count and the average bus bandwidth") {
   const std::string ok = format_table_footer(0, 70.742, "all_reduce_perf");
   CHECK(ok.find("# Out of bounds values : 0 OK\n") != std::string::npos);

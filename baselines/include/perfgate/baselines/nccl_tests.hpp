@@ -18,7 +18,7 @@ bool looks_like_nccl_tests(const std::string& text);
 // The run has no uuid yet. Throws InputError naming `source` and the line.
 Run from_nccl_tests_log(const std::string& text, const std::string& source);
 
-// nccl-tests' JSON output (`-F FILE.json`): an object with "config", "results" and
+// nccl-tests' JSON output (`-J FILE.json`, `--output_file`): an object with "config", "results" and
 // "nccl_version".
 bool looks_like_nccl_tests_json(const nlohmann::json& doc);
 // The same run as the log of that test would give. Throws InputError naming `source` and the

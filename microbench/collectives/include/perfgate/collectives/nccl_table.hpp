@@ -36,6 +36,7 @@ struct TableHeader {
 struct PlacementCells {
   double time_us = 0, algbw = 0, busbw = 0;
   std::optional<std::size_t> wrong;  // nullopt: not checked ("N/A")
+  bool measured = true;  // false: the cells are blank (nccl-tests' -O 0 out-of-place cells)
 };
 
 struct TableRow {
