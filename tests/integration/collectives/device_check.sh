@@ -2,7 +2,8 @@
 # GPU smoke check of the NCCL backend on a one-GPU machine (not a ctest test: needs a GPU).
 # usage: device_check.sh PERFGATE_COLLECTIVES OUT_DIR
 # One GPU allows one NCCL rank: this checks bootstrap, every collective and datatype with the
-# data check, CUDA-graph replay, grouped (-m) and blocking (-z) loops, the cuBLAS overlap,
+# data check, CUDA-graph replay, grouped (-m) and blocking (-z) loops, launch times, cycles
+# and in-place-only sweeps (-C, -N, -O), the cuBLAS overlap,
 # buckets and the watchdog; not bandwidth.
 # Each run must exit as wanted and print its expected line; the script fails otherwise.
 B=$1
@@ -27,6 +28,9 @@ run --collective all -z 1 -b 1K -e 1M -f 32 -n 5 -w 2 >"$OUT/blocking.txt" 2>&1
 expect blocking 0 $? "$CHECKED"
 run -G 4 -m 2 -b 8 -e 1M -f 32 -n 5 -w 2 >"$OUT/graph_grouped.txt" 2>&1
 expect graph_grouped 0 $? "agg iters: 2 validation: 1 graph: 4" "$CHECKED"
+# -C (the host's launch time in the time columns), -N (cycles) and -O 0 (in place only).
+run -C 1 -N 2 -O 0 -b 8 -e 1M -f 32 -n 20 -w 5 --output "$OUT/cputime.json" >"$OUT/cputime.txt" 2>&1
+expect cputime 0 $? "root  cputime   algbw" "$CHECKED"
 run --collective broadcast -b 1G -e 1G -n 20 -w 5 >"$OUT/bcast.txt" 2>&1
 expect bcast 0 $? "$CHECKED"
 run --mode overlap -e 256M --gemm-n 4096 -n 20 -w 5 --output "$OUT/overlap.json" >"$OUT/overlap.txt" 2>&1
