@@ -100,7 +100,7 @@ const char* mode_name(Mode m) {
 std::string launch_method(const Options& o) {
   std::vector<std::string> flags;
   if (o.agg_iters != 1) flags.push_back(fmt::format("-m {}", o.agg_iters));
-  if (o.blocking) flags.emplace_back("-z 1");
+  if (o.blocking != 0) flags.push_back(fmt::format("-z {}", o.blocking));
   if (o.cuda_graph > 0) flags.push_back(fmt::format("-G {}", o.cuda_graph));
   return fmt::format("{}", fmt::join(flags, " "));
 }
@@ -181,7 +181,8 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("-m,--agg_iters", o.agg_iters,
                  "sweep mode: operations launched together in each iteration");
   app.add_option("-z,--blocking", raw.blocking,
-                 "sweep mode: 1 completes each operation on every rank before the next");
+                 "sweep mode: 1 waits for each operation and a barrier of all ranks, 2 waits "
+                 "only, 3 waits for each iteration and a barrier left out of the time");
   app.add_option("--repetitions", o.repetitions, "timed loops per case (one sample each)");
   app.add_option("-N,--run_cycles", o.run_cycles,
                  "sweep mode: runs of the whole sweep, each printing its rows; a case's samples "
@@ -245,7 +246,7 @@ void check_bucket_range(const Options& o) {
 void check_sweep_only(const Options& o) {
   if (o.mode == Mode::sweep) return;
   const std::pair<bool, const char*> sweep_options[] = {{o.agg_iters != 1, "--agg_iters"},
-                                                        {o.blocking, "--blocking"},
+                                                        {o.blocking != 0, "--blocking"},
                                                         {o.run_cycles != 1, "--run_cycles"},
                                                         {o.report_cputime, "--report_cputime"},
                                                         {!o.out_of_place, "--out_of_place"}};
@@ -307,15 +308,17 @@ void finish_options(Options& o, const RawOptions& raw) {
   // Bounded: every operation of a group holds a request (and, on MPI, a receive buffer).
   if (o.agg_iters < 1 || o.agg_iters > 65536)
     throw InputError("--agg_iters: must be from 1 to 65536");
-  if (raw.blocking != 0 && raw.blocking != 1) throw InputError("--blocking: must be 0 or 1");
-  o.blocking = raw.blocking == 1;
-  // nccl-tests' -z 1 waits after every operation of a group (its "inner iteration"), which
-  // leaves nothing launched together: the pair would measure plain blocking operations.
-  if (o.blocking && o.agg_iters > 1)
-    throw InputError(
-        "--blocking: waits after each operation, so --agg_iters groups nothing; "
-        "use one of them");
-  if (o.blocking && o.cuda_graph > 0)
+  if (raw.blocking < 0 || raw.blocking > 3) throw InputError("--blocking: must be 0, 1, 2 or 3");
+  o.blocking = raw.blocking;
+  // nccl-tests' -z 1 and 2 wait after every operation of a group (its "inner iteration"), which
+  // leaves nothing launched together: the pair would measure plain blocking operations. -z 3
+  // waits once a group.
+  if ((o.blocking == 1 || o.blocking == 2) && o.agg_iters > 1)
+    throw InputError(fmt::format(
+        "--blocking {}: waits after each operation, so --agg_iters groups nothing; use one of "
+        "them (-z 3 waits after each group)",
+        o.blocking));
+  if (o.blocking != 0 && o.cuda_graph > 0)
     throw InputError(
         "--blocking: a CUDA graph (--cudagraph) replays with no host step between "
         "operations; use one of them");

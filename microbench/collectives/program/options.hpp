@@ -31,8 +31,10 @@ struct Options {
   // -m: operations launched together in each iteration of a timed loop (one NCCL group; MPI
   // nonblocking collectives); time per operation = loop time / (iters x agg_iters).
   int agg_iters = 1;
-  // -z: each operation of a timed loop completes on every rank (wait, barrier) before the next.
-  bool blocking = false;
+  // -z, numbered as nccl-tests numbers it: 0 none; 1 each operation of a timed loop is waited
+  // for, then a barrier of all ranks; 2 waited for, no barrier; 3 each iteration (its -m
+  // operations) waited for, then a barrier whose time is left out of the loop's.
+  int blocking = 0;
   int check = 1;  // -c: checked operations per case (0: none), stopping at the first wrong
   // -N: the sweep's sizes run this many times over, each cycle printing its rows (nccl-tests'
   // run cycles); a case's samples gather over every cycle.

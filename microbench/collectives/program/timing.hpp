@@ -32,17 +32,18 @@ struct LoopSpan {
 };
 // The barrier-to-clock sequence of every timed loop. `before_each` runs before each
 // iteration, after the watchdog's re-arm; `gemms` > 0 GEMMs (overlap mode) start with the
-// clock and are awaited before it stops; `blocking` (-z) ends each iteration with wait() and a
-// barrier, as nccl-tests' blocking mode. Leaves the watchdog armed, as timed_loop does.
+// clock and are awaited before it stops; `blocking` (-z, nccl-tests' numbers) ends each
+// iteration with wait() and a barrier (1), wait() alone (2), or wait() and a barrier whose time
+// is left out of the span (3). Leaves the watchdog armed, as timed_loop does.
 LoopSpan measure_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,
                       const LoopPlan& plan, const std::function<void()>& before_each, int gemms = 0,
-                      bool blocking = false);
+                      int blocking = 0);
 // One timed loop (replayed as a graph under -G); this rank's time per operation, its
 // pre-collective time and its launch time.
 // Leaves the watchdog armed: a rank that finished early (a broadcast root) next waits for its
 // peers in the exchange of timings, so the caller disarms after that exchange.
 RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,
-                      const LoopPlan& plan, const Delay& delay, bool blocking = false);
+                      const LoopPlan& plan, const Delay& delay, int blocking = 0);
 // Rank 0 receives every rank's timing (others: empty).
 std::vector<RankTiming> gather_timings(const Communicator& comm, const RankTiming& mine);
 

@@ -30,7 +30,14 @@ std::string format_table_header(const TableHeader& h) {
       "iters: {} validation: {} graph: {}\n",
       h.min_bytes, h.max_bytes, h.steps.header_text(), h.warmup_iters, h.iters, h.agg_iters,
       h.check, h.graph);
-  if (h.blocking) out += "# Blocking Enabled: wait and barrier after each inner iteration (-m) \n";
+  if (h.blocking == 1)
+    out += "# Blocking Enabled: wait and barrier after each inner iteration (-m) \n";
+  if (h.blocking == 2)
+    out += "# Blocking Enabled: wait after each inner iteration (-m), no barrier \n";
+  if (h.blocking == 3)
+    out +=
+        "# Blocking Enabled: wait and barrier after each outer iteration (-n); time excludes "
+        "barrier \n";
   out += "#\n# Using devices\n";
   for (const RankDescription& r : h.ranks) {
     out += fmt::format("#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [{}] {}\n", r.rank,

@@ -4,7 +4,8 @@
 # the MPI backend, under real mpirun processes; the nccl-tests options not taken are refused by
 # name. A PMPI call
 # counter preloaded into every rank shows how the operations were launched: -m 4 starts 4
-# nonblocking collectives per iteration and waits once; -z 1 adds one barrier per operation;
+# nonblocking collectives per iteration and waits once; -z 1 adds one barrier per operation, -z 2
+# none, -z 3 one per iteration;
 # -c 3 checks three operations.
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../lib.sh"
@@ -114,6 +115,33 @@ expect_in out 'fingerprints differ in: '
 expect_not_in out 'collectives\.launch'
 expect_exit 3 "$PERFGATE" compare "$WORK/blocking.txt" "$WORK/steps.json"
 expect_in out 'fingerprints differ in: .*collectives\.launch' 
+
+# --- -z 2 waits after each operation without a barrier: no barrier more than a plain run. -z 3
+# waits once an iteration (here a group of -m 4) and adds one barrier there, left out of the
+# time: 42 more (7 collectives x 2 placements x 3 iterations), the groups unchanged. Both say so
+# in the header as the newest nccl-tests do, and in collectives.launch.
+expect_exit 0 counted waiting 2 "${one_case[@]}" -z 2 --output "$WORK/waiting.json"
+expect_in out '^# Blocking Enabled: wait after each inner iteration \(-m\), no barrier $'
+expect_exit 0 counted outer 2 "${one_case[@]}" -z 3 -m 4 --output "$WORK/outer.json"
+expect_in out '^# Blocking Enabled: wait and barrier after each outer iteration \(-n\); time excludes barrier $'
+expect_in out '^# Out of bounds values : 0 OK$'
+cp "$WORK/out" "$WORK/outer.txt"
+for rank in 0 1; do
+  [ "$(calls waiting "$rank" MPI_Barrier)" -eq "$(calls plain "$rank" MPI_Barrier)" ] \
+    || fail "-z 2 rank $rank: a barrier more than a plain run"
+  extra=$(($(calls outer "$rank" MPI_Barrier) - $(calls plain "$rank" MPI_Barrier)))
+  [ "$extra" -eq 42 ] || fail "-z 3 -m 4 rank $rank: $extra more barriers, not 42"
+  [ "$(calls outer "$rank" MPI_Iallreduce)" -eq 24 ] || fail "-z 3 -m 4 rank $rank: not 2 x 3 x 4 grouped all_reduces"
+done
+python3 - "$WORK/waiting.json" "$WORK/outer.json" <<'PY' || fail "-z 2, -z 3: fingerprint"
+import json, sys
+launch = [json.load(open(f))["perfgate"]["fingerprint"]["comparable"]["collectives.launch"] for f in sys.argv[1:]]
+assert launch == ["-z 2", "-m 4 -z 3"], launch
+PY
+# The -z 3 table read back by the nccl-tests reader carries the same key as its document.
+expect_exit 3 "$PERFGATE" compare "$WORK/outer.txt" "$WORK/outer.json"
+expect_in out 'fingerprints differ in: '
+expect_not_in out 'collectives\.launch'
 
 # --- Operations in flight together each receive into a buffer of their own, and the memory
 # check counts them: 1 MiB all_reduce needs 2 MiB alone, 5 MiB as a group of 4.
@@ -239,10 +267,14 @@ expect_exit 2 run_collectives 1 --backend mpi -m 0
 expect_in err '^perfgate-collectives: --agg_iters: must be from 1 to 65536$'
 expect_exit 2 run_collectives 1 --backend mpi -m 65537
 expect_in err '^perfgate-collectives: --agg_iters: must be from 1 to 65536$'
-expect_exit 2 run_collectives 1 --backend mpi -z 2
-expect_in err '^perfgate-collectives: --blocking: must be 0 or 1$'
+expect_exit 2 run_collectives 1 --backend mpi -z 4
+expect_in err '^perfgate-collectives: --blocking: must be 0, 1, 2 or 3$'
 expect_exit 2 run_collectives 1 --backend mpi -z 1 -m 4
-expect_in err '^perfgate-collectives: --blocking: waits after each operation, so --agg_iters groups nothing; use one of them$'
+expect_in err '^perfgate-collectives: --blocking 1: waits after each operation, so --agg_iters groups nothing; use one of them \(-z 3 waits after each group\)$'
+expect_exit 2 run_collectives 1 --backend mpi -z 2 -m 4
+expect_in err '^perfgate-collectives: --blocking 2: waits after each operation'
+expect_exit 2 run_collectives 1 --backend mpi -z 3 -G 2
+expect_in err '^perfgate-collectives: --blocking: a CUDA graph'
 expect_exit 2 run_collectives 1 --backend mpi -z 1 -G 2
 expect_in err '^perfgate-collectives: --blocking: a CUDA graph \(--cudagraph\) replays with no host step between operations; use one of them$'
 expect_exit 2 run_collectives 1 --backend mpi --mode buckets -m 2

@@ -37,9 +37,16 @@ TEST_CASE("the header is nccl-tests' header, character for character") {
   CHECK(lines_of(format_table_header(h))[1] ==
         "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 1048576(bytes) warmup iters: 5 "
         "iters: 20 agg iters: 4 validation: 1 graph: 0");
-  h.blocking = true;
+  h.blocking = 1;
   CHECK(lines_of(format_table_header(h))[2] ==
         "# Blocking Enabled: wait and barrier after each inner iteration (-m) ");
+  h.blocking = 2;
+  CHECK(lines_of(format_table_header(h))[2] ==
+        "# Blocking Enabled: wait after each inner iteration (-m), no barrier ");
+  h.blocking = 3;
+  CHECK(lines_of(format_table_header(h))[2] ==
+        "# Blocking Enabled: wait and barrier after each outer iteration (-n); time excludes "
+        "barrier ");
   CHECK(lines[3] == "# Using devices");
   CHECK(lines[4] ==
         "#  Rank  0 Group  0 Pid   6899 on ztan-mig-235z device  0 [0000:04:00] NVIDIA H100 80GB "

@@ -26,8 +26,8 @@ struct TableHeader {
   std::size_t min_bytes = 0, max_bytes = 0;
   SizeSteps steps;
   int warmup_iters = 0, iters = 0, agg_iters = 1;
-  int check = 1;          // checked operations per case (0: none)
-  bool blocking = false;  // -z 1: printed as nccl-tests prints it
+  int check = 1;     // checked operations per case (0: none)
+  int blocking = 0;  // -z 1, 2 or 3: printed as the newest nccl-tests print it
   int graph = 0;
   bool cputime = false;  // -C: the time columns are headed "cputime", as nccl-tests heads them
   std::vector<RankDescription> ranks;
