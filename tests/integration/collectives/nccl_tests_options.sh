@@ -202,7 +202,10 @@ for inplace, base in (("0", 5), ("1", 9)):
     launch, time = series[(inplace, "cputime")], series[(inplace, "time")]
     assert launch["unit"] == "us" and launch["direction"] == "lower_is_better", launch
     mean = lambda v: sum(v) / len(v)
-    assert abs(float(row[base]) - mean(launch["samples"])) <= 0.006, (row, launch["samples"])
+    # The time cell has 2 decimals below 100 us, 1 below 10000 us, none above (nccl-tests').
+    shown = mean(launch["samples"])
+    digits = 0.0051 if shown < 100 else 0.051 if shown < 10000 else 0.51
+    assert abs(float(row[base]) - shown) <= digits, (row, launch["samples"])
     algbw = 65536 / (mean(time["samples"]) * 1e3)
     assert abs(float(row[base + 1]) - algbw) <= 0.006, (row, time["samples"])
 PY
