@@ -257,6 +257,12 @@ void check_sweep_only(const Options& o) {
   }
 }
 
+// nccl-tests' 0/1 switches (-C, -O, -p): the value as a bool, anything else refused.
+bool switch_value(int value, const char* option) {
+  if (value != 0 && value != 1) throw InputError(fmt::format("{}: must be 0 or 1", option));
+  return value == 1;
+}
+
 // nccl-tests drives several GPUs from one process with -t and -g; here every rank is a process
 // with one GPU (NCCL's one-device-per-process launch under mpirun or srun), so a command line
 // copied from nccl-tests keeps its -t 1 -g 1 and anything more is refused with the equivalent.
@@ -270,8 +276,7 @@ void check_one_gpu_per_rank(const RawOptions& raw) {
         "ranks instead (mpirun -np, srun --ntasks-per-node)",
         option, value, value));
   }
-  if (raw.parallel_init != 0 && raw.parallel_init != 1)
-    throw InputError("--parallel_init: must be 0 or 1");
+  switch_value(raw.parallel_init, "--parallel_init");
 }
 
 }  // namespace
@@ -325,12 +330,8 @@ void finish_options(Options& o, const RawOptions& raw) {
   // -N 0 is nccl-tests' endless run: a run that never ends writes no document.
   if (o.run_cycles < 1 || o.run_cycles > 65536)
     throw InputError("--run_cycles: must be from 1 to 65536 (0, endless, writes no document)");
-  if (raw.report_cputime != 0 && raw.report_cputime != 1)
-    throw InputError("--report_cputime: must be 0 or 1");
-  o.report_cputime = raw.report_cputime == 1;
-  if (raw.out_of_place != 0 && raw.out_of_place != 1)
-    throw InputError("--out_of_place: must be 0 or 1");
-  o.out_of_place = raw.out_of_place == 1;
+  o.report_cputime = switch_value(raw.report_cputime, "--report_cputime");
+  o.out_of_place = switch_value(raw.out_of_place, "--out_of_place");
   check_sweep_only(o);
   check_one_gpu_per_rank(raw);
   if (o.repetitions < 1) throw InputError("--repetitions: must be at least 1");

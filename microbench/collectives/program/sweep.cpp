@@ -233,8 +233,9 @@ std::size_t run_sweep(ModeContext& ctx) {
               CaseMeasurement m = measure(ctx, cases[i].shape, row.bytes, in_place);
               wrong_total += m.wrong.value_or(0);
               if (ctx.comm.rank() != 0) continue;
-              (in_place ? row.in_place : row.out_of_place) = cells(m);
-              busbw_sum += cells(m).busbw;
+              const PlacementCells shown = cells(m);
+              (in_place ? row.in_place : row.out_of_place) = shown;
+              busbw_sum += shown.busbw;
               ++busbw_count;
               CaseMeasurement& all = gathered[i][in_place ? 1 : 0];
               if (cycle == 0) {
