@@ -171,6 +171,8 @@ class LogParser {
       read_launch(line);
     } else if (line.rfind("# Blocking Enabled:", 0) == 0) {
       read_blocking(line);
+    } else if (line.rfind("# Registered buffers:", 0) == 0) {
+      read_registration(line);
     } else if (bounded_regex_match(line, m, rank_re)) {
       ranks_.push_back({m[4], m[7], m[6] != "cpu"});
     } else if (line.rfind("# Avg bus bandwidth", 0) == 0 && !t.empty()) {
@@ -326,7 +328,8 @@ class LogParser {
 
   // How the timed loops launched, in the flags perfgate-collectives records as its comparable
   // collectives.launch (absent for plain launches), in its order: "-m 4" for agg iters 4,
-  // "-z 1" for a "# Blocking Enabled:" line, "-G 10" for graph 10.
+  // "-z 1" for a "# Blocking Enabled:" line, "-G 10" for graph 10, "-R 1" for perfgate's
+  // "# Registered buffers:" line (nccl-tests' logs do not say whether -R was given).
   void read_launch(const std::string& line) {
     static const std::regex agg_re(R"(agg iters:\s*(\d{1,9}))");
     static const std::regex graph_re(R"(graph:\s*(\d{1,9}))");
@@ -346,11 +349,21 @@ class LogParser {
       blocking_ = 1;
   }
 
+  // perfgate's line for -R names the value: "... (-R 2)".
+  void read_registration(const std::string& line) {
+    static const std::regex value_re(R"(\(-R (\d{1,9})\))");
+    std::smatch m;
+    if (!bounded_regex_search(line, m, value_re))
+      fail("a '# Registered buffers:' line without its '(-R N)'");
+    registration_ = std::stol(m[1]);
+  }
+
   void finish_launch() {
     std::vector<std::string> flags;
     if (agg_iters_ != 1) flags.push_back("-m " + std::to_string(agg_iters_));
     if (blocking_ != 0) flags.push_back("-z " + std::to_string(blocking_));
     if (graph_ != 0) flags.push_back("-G " + std::to_string(graph_));
+    if (registration_ != 0) flags.push_back("-R " + std::to_string(registration_));
     std::string launch;
     for (const std::string& f : flags) launch += (launch.empty() ? "" : " ") + f;
     if (!launch.empty()) run_.fingerprint.comparable["collectives.launch"] = launch;
@@ -415,6 +428,7 @@ class LogParser {
   std::string op_, binary_op_;
   std::string library_code_;                       // "nccl-library=" of the nccl-tests version line
   long agg_iters_ = 1, graph_ = 0, blocking_ = 0;  // how the timed loops launched
+  long registration_ = 0;                          // -R, on which buffers
   std::optional<Layout> layout_;
   std::vector<RankLine> ranks_;
   std::size_t table_ = 0;  // table headers read so far: one per run

@@ -5,6 +5,7 @@
 // its log or its JSON is ingested.
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -25,6 +26,7 @@ class JsonToLog {
     std::string out = fmt::format("# Collective test starting: {}\n", program(doc));
     const nlohmann::json& config = object(need(doc, "config", ""), "config");
     out += parameters(config);
+    out += registration(doc);
     if (const auto* devices = find(config, "devices")) {
       const long long per_process = count(config, "nthreads") * count(config, "ngpus");
       const std::size_t processes = array(*devices, "config.devices").size();
@@ -104,6 +106,32 @@ class JsonToLog {
     if (args == nullptr || !args->is_array() || args->empty() || !(*args)[0].is_string())
       return "unknown_perf";
     return std::filesystem::path((*args)[0].get<std::string>()).filename().string();
+  }
+
+  // -R is not in the JSON's config, only in the command line it keeps: given, it becomes the
+  // line perfgate-collectives prints for it. Read as nccl-tests' getopt reads it (-R N, -RN,
+  // --local_register N or =N; the value by strtol, so text is 0); other values are refused.
+  std::string registration(const nlohmann::json& doc) const {
+    const nlohmann::json* args = find(doc, "args");
+    if (args == nullptr || !args->is_array()) return "";
+    std::string value;
+    for (std::size_t i = 1; i < args->size(); ++i) {
+      if (!(*args)[i].is_string()) continue;
+      const std::string arg = (*args)[i].get<std::string>();
+      if (arg == "--") break;
+      const bool takes_next = arg == "-R" || arg == "--local_register";
+      if (takes_next && i + 1 < args->size() && (*args)[i + 1].is_string())
+        value = (*args)[++i].get<std::string>();
+      else if (arg.rfind("--local_register=", 0) == 0)
+        value = arg.substr(17);
+      else if (arg.size() > 2 && arg.rfind("-R", 0) == 0)
+        value = arg.substr(2);
+    }
+    const long n = std::strtol(value.c_str(), nullptr, 0);
+    if (n == 0) return "";
+    if (n == 1) return "# Registered buffers: ncclCommRegister (-R 1) \n";
+    if (n == 2) return "# Registered buffers: symmetric windows, ncclCommWindowRegister (-R 2) \n";
+    fail("args", fmt::format("-R {}: not 0, 1 (ncclCommRegister) or 2 (symmetric windows)", value));
   }
 
   std::string parameters(const nlohmann::json& config) const {

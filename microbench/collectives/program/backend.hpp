@@ -84,9 +84,10 @@ std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group);
 // on every rank.
 int agreed_nccl_devices(const Communicator& comm, bool required);
 // `devices`: agreed_nccl_devices' count (> 0). `graph_launches`: 0 for plain launches, else
-// the replays of each timed loop's graph (-G).
+// the replays of each timed loop's graph (-G). `local_register`: -R (0, 1 or 2); a registration
+// the NCCL library cannot make is an InputError naming -R.
 std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int devices,
-                                           int graph_launches);
+                                           int graph_launches, int local_register);
 #endif
 
 }  // namespace perfgate::collectives

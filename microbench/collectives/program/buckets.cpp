@@ -37,7 +37,7 @@ void run_buckets(ModeContext& ctx) {
     current.shape = shape;
     current.bytes = bucket;
     ctx.document.set_current(current);
-    ctx.backend.prepare(shape, false);
+    prepare_watched(ctx.backend, ctx.watchdog, shape, false);
     warm_up(ctx.backend, ctx.watchdog, std::min(buckets, std::max(o.warmup_iters, 1)));
     BucketMeasurement m{
         ctx.backend.name(), dtype, bucket * static_cast<std::size_t>(buckets), bucket, {},

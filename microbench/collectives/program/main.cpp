@@ -33,7 +33,7 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
   // auto: NCCL only when every rank sees a device (agreed, so all ranks pick the same backend).
   if (o.backend == "nccl" || o.backend == "auto") {
     const int devices = pc::agreed_nccl_devices(comm, o.backend == "nccl");
-    if (devices > 0) return pc::make_nccl_backend(comm, devices, o.cuda_graph);
+    if (devices > 0) return pc::make_nccl_backend(comm, devices, o.cuda_graph, o.local_register);
   }
 #else
   if (o.backend == "nccl")
@@ -41,6 +41,10 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
 #endif
   if (o.cuda_graph > 0)  // a table headed "Graph: N" must have been measured with graphs
     throw perfgate::InputError("--cudagraph: the MPI backend has no CUDA graphs (0 only)");
+  if (o.local_register != 0)  // a table saying "Registered buffers" must have been registered
+    throw perfgate::InputError(fmt::format(
+        "--local_register {}: the MPI backend registers no buffers (0 only; 1 and 2 are NCCL's)",
+        o.local_register));
   return pc::make_mpi_backend(comm, o.agg_iters);
 }
 

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "backend.hpp"
+#include "nccl_buffer.hpp"
 #include "perfgate/collectives/communicator.hpp"
 #include "perfgate/collectives/watchdog.hpp"
 #include "perfgate/core/error.hpp"
@@ -75,7 +76,8 @@ ncclRedOp_t nccl_op(ReduceOp op) {
   return ncclSum;
 }
 
-// A device allocation kept from case to case while it is big enough.
+// A device allocation kept from case to case while it is big enough (the overlap GEMM's
+// matrices; the operations' buffers are NcclBuffers).
 struct DeviceBuffer {
   std::byte* data = nullptr;
   std::size_t capacity = 0;
@@ -97,8 +99,8 @@ struct DeviceBuffer {
 
 class NcclBackend final : public Backend {
  public:
-  NcclBackend(const Communicator& comm, int devices, int graph_launches)
-      : comm_(comm), graph_launches_(graph_launches) {
+  NcclBackend(const Communicator& comm, int devices, int graph_launches, Registration registration)
+      : comm_(comm), graph_launches_(graph_launches), send_(registration), recv_(registration) {
     device_ = comm.local_rank() % devices;
     PG_CHECK(cudaSetDevice(device_));
     PG_CHECK(cudaGetDeviceProperties(&props_, device_));
@@ -121,6 +123,13 @@ class NcclBackend final : public Backend {
   ~NcclBackend() override {
     drop_graph();
     if (cublas_) cublasDestroy(cublas_);
+    // Registered buffers are deregistered while the communicator lives, unless it failed.
+    const bool healthy = !aborted_ && std::uncaught_exceptions() == 0;
+    try {
+      send_.release(healthy ? nccl_ : nullptr);
+      recv_.release(healthy ? nccl_ : nullptr);
+    } catch (const std::exception&) {  // a failed deregistration still frees the memory
+    }
     // Destroying flushes every issued operation, which after an error (an exception leaving
     // the program: nothing inside catches one) may never finish: then the communicator is
     // aborted instead (the watchdog's abort already freed it).
@@ -180,13 +189,16 @@ class NcclBackend final : public Backend {
     const std::size_t send_bytes = in_place ? 0 : counts.send * size;
     // Kept while both fit; else both go before the new ones come, so that what the device holds
     // is one case's buffers, which the memory check judged, never one old and one new.
-    if (recv_.capacity < recv_bytes || send_.capacity < send_bytes) {
-      recv_.release();
-      send_.release();
-    }
-    recv_.reserve(recv_bytes);
-    send_.reserve(send_bytes);
-    PG_CHECK(cudaMemset(recv_.data, 0, std::max(counts.send, counts.recv) * size));
+    // Registering and deregistering (-R) talk to the communicator.
+    with_communicator([&] {
+      if (recv_.capacity() < recv_bytes || send_.capacity() < send_bytes) {
+        recv_.release(nccl_);
+        send_.release(nccl_);
+      }
+      recv_.reserve(nccl_, recv_bytes);
+      send_.reserve(nccl_, send_bytes);
+    });
+    PG_CHECK(cudaMemset(recv_.data(), 0, std::max(counts.send, counts.recv) * size));
     refill();
   }
 
@@ -205,31 +217,18 @@ class NcclBackend final : public Backend {
     finish_staging();
   }
 
-  // Under the lock abort() takes, so the watchdog's ncclCommAbort never runs beside an enqueue.
   void launch() override {
-    {
-      const std::lock_guard lock(comm_mutex_);
-      if (!aborted_) {
-        enqueue();
-        return;
-      }
-    }
-    park();
+    with_communicator([&] { enqueue(); });
   }
 
   // nccl-tests' -m: the group's operations in one ncclGroupStart/End, which NCCL launches as
   // one (the alltoall and send/receive groups inside nest in it).
   void launch_group(int group) override {
-    {
-      const std::lock_guard lock(comm_mutex_);
-      if (!aborted_) {
-        PG_CHECK(ncclGroupStart());
-        for (int k = 0; k < group; ++k) enqueue();
-        PG_CHECK(ncclGroupEnd());
-        return;
-      }
-    }
-    park();
+    with_communicator([&] {
+      PG_CHECK(ncclGroupStart());
+      for (int k = 0; k < group; ++k) enqueue();
+      PG_CHECK(ncclGroupEnd());
+    });
   }
 
   void enqueue() {
@@ -386,21 +385,35 @@ class NcclBackend final : public Backend {
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
   }
 
+  // Runs `use` of the communicator under the lock abort() takes, so that the watchdog's
+  // ncclCommAbort never runs beside it; once aborted, parks instead (with the lock released).
+  template <class Use>
+  void with_communicator(Use&& use) {
+    {
+      const std::lock_guard lock(comm_mutex_);
+      if (!aborted_) {
+        use();
+        return;
+      }
+    }
+    park();
+  }
+
   // NCCL's in-place layouts: all_gather's input is the rank's block of the output;
   // reduce_scatter's output is the rank's block of the input.
   std::byte* send_pointer() {
-    if (!in_place_) return send_.data;
+    if (!in_place_) return send_.data();
     const std::size_t size = type_size(shape_.dtype);
     if (shape_.collective == Collective::all_gather)
-      return recv_.data + comm_.rank() * send_count_ * size;
-    return recv_.data;
+      return recv_.data() + comm_.rank() * send_count_ * size;
+    return recv_.data();
   }
   std::byte* recv_pointer() {
     const std::size_t size = type_size(shape_.dtype);
     if (in_place_ && shape_.collective == Collective::reduce_scatter) {
-      return recv_.data + comm_.rank() * recv_count_ * size;
+      return recv_.data() + comm_.rank() * recv_count_ * size;
     }
-    return recv_.data;
+    return recv_.data();
   }
 
   void drop_graph() {
@@ -423,7 +436,7 @@ class NcclBackend final : public Backend {
   CaseShape shape_;
   bool in_place_ = false;
   std::size_t send_count_ = 0, recv_count_ = 0;
-  DeviceBuffer send_, recv_;
+  NcclBuffer send_, recv_;
   cublasHandle_t cublas_ = nullptr;
   int n_ = 0;
   DeviceBuffer a_, b_, c_;
@@ -447,8 +460,11 @@ int agreed_nccl_devices(const Communicator& comm, bool required) {
 }
 
 std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int devices,
-                                           int graph_launches) {
-  return std::make_unique<NcclBackend>(comm, devices, graph_launches);
+                                           int graph_launches, int local_register) {
+  const auto registration = static_cast<Registration>(local_register);
+  if (const auto why = registration_unavailable(registration))
+    throw InputError(fmt::format("--local_register {}: {}", local_register, *why));
+  return std::make_unique<NcclBackend>(comm, devices, graph_launches, registration);
 }
 
 }  // namespace perfgate::collectives

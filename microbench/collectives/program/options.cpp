@@ -102,6 +102,7 @@ std::string launch_method(const Options& o) {
   if (o.agg_iters != 1) flags.push_back(fmt::format("-m {}", o.agg_iters));
   if (o.blocking != 0) flags.push_back(fmt::format("-z {}", o.blocking));
   if (o.cuda_graph > 0) flags.push_back(fmt::format("-G {}", o.cuda_graph));
+  if (o.local_register != 0) flags.push_back(fmt::format("-R {}", o.local_register));
   return fmt::format("{}", fmt::join(flags, " "));
 }
 
@@ -122,7 +123,6 @@ constexpr NotTaken kNotTaken[] = {
     {"-J,--output_file",
      "the result is a perfgate document, written by --output; perfgate ingest reads "
      "nccl-tests' JSON"},
-    {"-R,--local_register", "no buffer registration"},
     {"-x,--cta_policy", "no CTA policy is set"},
     {"-B,--commblocking", "communicators are blocking"},
     {"-F,--ft_test", "no fault-tolerance tests"},
@@ -203,6 +203,9 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("-G,--cudagraph", o.cuda_graph,
                  "NCCL: capture each timed loop's operations into a CUDA graph and replay it "
                  "this many times (0: no graph)");
+  app.add_option("-R,--local_register", o.local_register,
+                 "register the buffers with NCCL: 0 no, 1 ncclCommRegister, 2 symmetric windows "
+                 "(NCCL 2.27+)");
   app.add_option("--output", o.output, "result document path (written by rank 0)");
   app.add_option("--suite", o.suite, "suite name in the result document");
   app.add_option("--label", raw.labels, "run label KEY=VALUE (repeatable)");
@@ -310,6 +313,10 @@ void finish_options(Options& o, const RawOptions& raw) {
   if (o.iters < 1) throw InputError("--iters: must be at least 1");
   if (o.warmup_iters < 0) throw InputError("--warmup_iters: must not be negative");
   if (o.cuda_graph < 0) throw InputError("--cudagraph: must not be negative");
+  if (o.local_register < 0 || o.local_register > 2)
+    throw InputError(fmt::format(
+        "--local_register {}: must be 0 (none), 1 (ncclCommRegister) or 2 (symmetric windows)",
+        o.local_register));
   // Bounded: every operation of a group holds a request (and, on MPI, a receive buffer).
   if (o.agg_iters < 1 || o.agg_iters > 65536)
     throw InputError("--agg_iters: must be from 1 to 65536");
@@ -374,6 +381,7 @@ nlohmann::json options_json(const Options& o) {
           {"check", o.check},
           {"average", static_cast<int>(o.time_shown)},
           {"cuda_graph", o.cuda_graph},
+          {"local_register", o.local_register},
           {"straggler_margin", o.straggler_margin},
           {"straggler_floor_us", o.straggler_floor_us},
           {"timeout_s", o.timeout_s},

@@ -46,6 +46,9 @@ struct Options {
   bool out_of_place = true;
   TimeShown time_shown = TimeShown::average;
   int cuda_graph = 0;  // -G: replays of each timed loop captured as a CUDA graph (0: none)
+  // -R: the operations' buffers registered with the NCCL communicator: 0 none, 1
+  // ncclCommRegister, 2 symmetric windows (ncclCommWindowRegister); NCCL only.
+  int local_register = 0;
   std::string output;
   std::string suite = "collectives";
   std::map<std::string, std::string> labels;
@@ -83,9 +86,10 @@ void add_options(CLI::App& app, Options& options, RawOptions& raw);
 void finish_options(Options& options, const RawOptions& raw);
 
 const char* mode_name(Mode m);
-// How the timed loops launch operations when not plainly one at a time, in nccl-tests' flags
-// ("-m 4 -z 1 -G 10"); empty for plain launches. A comparable fingerprint key: a grouped,
-// blocking or graph-replayed time per operation is not a plain one.
+// How the timed loops launch operations when not plainly one at a time, and on which buffers,
+// in nccl-tests' flags ("-m 4 -z 1 -G 10 -R 1"); empty for plain launches on unregistered
+// buffers. A comparable fingerprint key: a grouped, blocking, graph-replayed or registered time
+// per operation is not a plain one.
 std::string launch_method(const Options& o);
 nlohmann::json options_json(const Options& o);
 

@@ -47,7 +47,7 @@ void run_overlap(ModeContext& ctx) {
   current.shape = shape;
   current.bytes = shape.count * type_size(dtype);
   ctx.document.set_current(current);
-  ctx.backend.prepare(shape, false);
+  prepare_watched(ctx.backend, ctx.watchdog, shape, false);
   ctx.backend.prepare_compute(o.gemm_n);
   warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
   compute_us(ctx.backend, 1);  // warm caches and thread start-up

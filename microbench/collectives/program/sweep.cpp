@@ -57,7 +57,7 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   m.bytes = bytes;
   m.in_place = in_place;
   ctx.document.set_current(m);
-  ctx.backend.prepare(shape, in_place);
+  prepare_watched(ctx.backend, ctx.watchdog, shape, in_place);
   if (o.check > 0 && (!in_place || ctx.backend.in_place_defined(shape.collective)))
     m.wrong = check_output(ctx.backend, ctx.comm, ctx.watchdog, o.check);
   warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
@@ -176,6 +176,7 @@ TableHeader header_for(ModeContext& ctx, Collective c) {
   h.blocking = ctx.options.blocking;
   h.check = ctx.options.check;
   h.graph = ctx.options.cuda_graph;
+  h.registration = ctx.options.local_register;
   h.cputime = ctx.options.report_cputime;
   const RankDescription mine = ctx.backend.describe();
   const std::vector<std::string> lines = ctx.comm.gather(

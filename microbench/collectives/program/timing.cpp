@@ -26,6 +26,11 @@ std::size_t check_output(Backend& backend, const Communicator& comm, Watchdog& w
   return wrong;
 }
 
+void prepare_watched(Backend& backend, Watchdog& watchdog, const CaseShape& shape, bool in_place) {
+  const ArmedWatch watch(watchdog);
+  backend.prepare(shape, in_place);
+}
+
 void warm_up(Backend& backend, Watchdog& watchdog, int iters) {
   if (iters > 0) backend.run_loop(iters, [&] { watchdog.arm(); });
   watchdog.disarm();

@@ -22,6 +22,8 @@ struct Delay {
 // wrong elements summed over all ranks of the first that had any (0: every one was right).
 std::size_t check_output(Backend& backend, const Communicator& comm, Watchdog& watchdog, int times);
 void warm_up(Backend& backend, Watchdog& watchdog, int iters);
+// backend.prepare under the watchdog: registering buffers (-R 2) waits for every rank.
+void prepare_watched(Backend& backend, Watchdog& watchdog, const CaseShape& shape, bool in_place);
 
 // This rank's wall time of one timed loop, the host's part of it spent launching (up to the
 // last launch, before the wait), and the operations run (iters x group, times the graph's

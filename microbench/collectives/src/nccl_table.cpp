@@ -14,6 +14,14 @@ std::string placement_cells(const PlacementCells& c) {
                      wrong);
 }
 
+// -R's line, in the words of nccl-tests' own "# Blocking Enabled:" lines.
+std::string registration_line(int registration) {
+  if (registration == 1) return "# Registered buffers: ncclCommRegister (-R 1) \n";
+  if (registration == 2)
+    return "# Registered buffers: symmetric windows, ncclCommWindowRegister (-R 2) \n";
+  return "";
+}
+
 }  // namespace
 
 std::string format_time_us(double us) {
@@ -38,6 +46,7 @@ std::string format_table_header(const TableHeader& h) {
     out +=
         "# Blocking Enabled: wait and barrier after each outer iteration (-n); time excludes "
         "barrier \n";
+  out += registration_line(h.registration);
   out += "#\n# Using devices\n";
   for (const RankDescription& r : h.ranks) {
     out += fmt::format("#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [{}] {}\n", r.rank,

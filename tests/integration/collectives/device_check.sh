@@ -3,7 +3,7 @@
 # usage: device_check.sh PERFGATE_COLLECTIVES OUT_DIR
 # One GPU allows one NCCL rank: this checks bootstrap, every collective and datatype with the
 # data check, CUDA-graph replay, grouped (-m) and blocking (-z) loops, launch times, cycles
-# and in-place-only sweeps (-C, -N, -O), the cuBLAS overlap,
+# and in-place-only sweeps (-C, -N, -O), registered buffers (-R 1, -R 2), the cuBLAS overlap,
 # buckets and the watchdog; not bandwidth.
 # Each run must exit as wanted and print its expected line; the script fails otherwise.
 B=$1
@@ -31,6 +31,23 @@ expect graph_grouped 0 $? "agg iters: 2 validation: 1 graph: 4" "$CHECKED"
 # -C (the host's launch time in the time columns), -N (cycles) and -O 0 (in place only).
 run -C 1 -N 2 -O 0 -b 8 -e 1M -f 32 -n 20 -w 5 --output "$OUT/cputime.json" >"$OUT/cputime.txt" 2>&1
 expect cputime 0 $? "root  cputime   algbw" "$CHECKED"
+# -R 1 (ncclCommRegister) and -R 2 (symmetric windows), every collective checked on registered
+# buffers, the windows also graph-replayed. A library older than a registration needs (2.19,
+# 2.27) is refused with exit 2, naming its version: also a pass.
+run --collective all -R 1 -b 1K -e 16M -f 16 -n 5 -w 2 --output "$OUT/registered.json" >"$OUT/registered.txt" 2>&1
+rc=$?
+if grep -q "needs NCCL 2.19 or newer" "$OUT/registered.txt"; then
+  expect registered 2 $rc "^perfgate-collectives: --local_register 1: needs NCCL 2.19 or newer \(this library is "
+else
+  expect registered 0 $rc "^# Registered buffers: ncclCommRegister \(-R 1\) $" "$CHECKED"
+fi
+run --collective all -R 2 -G 2 -b 1K -e 16M -f 16 -n 5 -w 2 --output "$OUT/symmetric.json" >"$OUT/symmetric.txt" 2>&1
+rc=$?
+if grep -q "needs NCCL 2.27 or newer" "$OUT/symmetric.txt"; then
+  expect symmetric 2 $rc "^perfgate-collectives: --local_register 2: needs NCCL 2.27 or newer \(this library is "
+else
+  expect symmetric 0 $rc "^# Registered buffers: symmetric windows, ncclCommWindowRegister \(-R 2\) $" "$CHECKED"
+fi
 run --collective broadcast -b 1G -e 1G -n 20 -w 5 >"$OUT/bcast.txt" 2>&1
 expect bcast 0 $? "$CHECKED"
 run --mode overlap -e 256M --gemm-n 4096 -n 20 -w 5 --output "$OUT/overlap.json" >"$OUT/overlap.txt" 2>&1

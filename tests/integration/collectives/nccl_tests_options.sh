@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # nccl-tests' -i (fixed size increments), -m (operations launched together), -z (blocking),
-# -c N (checked operations), -N (run cycles), -C (launch time), -O (placements) and -t/-g/-p on
-# the MPI backend, under real mpirun processes; the nccl-tests options not taken are refused by
+# -c N (checked operations), -N (run cycles), -C (launch time), -O (placements), -t/-g/-p and
+# -R 0 on the MPI backend (-R 1 and 2 refused there), under real mpirun processes; the nccl-tests options not taken are refused by
 # name. A PMPI call
 # counter preloaded into every rank shows how the operations were launched: -m 4 starts 4
 # nonblocking collectives per iteration and waits once; -z 1 adds one barrier per operation, -z 2
@@ -25,7 +25,7 @@ expect_in out '^# nThread 1 nGpus 1 minBytes 1024 maxBytes 4096 step: 1024\(byte
 [ "$(grep -cvE '^#|^$' "$WORK/out")" -eq 28 ] || { cat "$WORK/out"; fail "-i 1K: not 4 rows for each of 7 collectives"; }
 cp "$WORK/out" "$WORK/steps.txt"
 python3 "$HERE/check_run.py" "$WORK/steps.txt" "$WORK/steps.json" 2 || fail "-i 1K: table or document"
-expect_exit 0 run_collectives 1 --backend mpi -b 1M -e 3M -f 1 -n 1 -w 0
+expect_exit 0 run_collectives 1 --backend mpi -b 1M -e 3M -f 1 -n 1 -w 0 -R 0
 expect_in out 'step: 1048576\(bytes\)'
 [ "$(sizes_in "$WORK/out")" = "1048576 2097152 3145728 " ] || { cat "$WORK/out"; fail "-f 1: sizes"; }
 
@@ -235,10 +235,15 @@ if ingest_or_skip --format nccl-tests "$WORK/inplace.txt"; then
     || fail "-O 0: the ingested table is not 21 in-place series"
 fi
 
-# nccl-tests options not taken are refused by name and reason, one line, nothing written.
+# -R registers NCCL's buffers: the MPI backend has none to register and refuses rather than
+# print a table that would say it did; -R 0 (above, with -f 1) is taken.
 expect_exit 2 run_collectives 1 --backend mpi -R 1 --output "$WORK/registered.json"
-expect_in err '^perfgate-collectives: --local_register 1: an nccl-tests option perfgate-collectives does not take \(no buffer registration\)$'
+expect_in err '^perfgate-collectives: --local_register 1: the MPI backend registers no buffers \(0 only; 1 and 2 are NCCL.s\)$'
 [ ! -e "$WORK/registered.json" ] || fail "-R 1 wrote a document"
+expect_exit 2 run_collectives 1 --backend mpi -R 3
+expect_in err '^perfgate-collectives: --local_register 3: must be 0 \(none\), 1 \(ncclCommRegister\) or 2 \(symmetric windows\)$'
+
+# nccl-tests options not taken are refused by name and reason, one line, nothing written.
 expect_exit 2 run_collectives 1 --backend mpi -J "$WORK/nccl.json"
 expect_in err '^perfgate-collectives: --output_file .*/nccl\.json: an nccl-tests option perfgate-collectives does not take \(the result is a perfgate document, written by --output; perfgate ingest reads nccl-tests. JSON\)$'
 [ "$(grep -c '^perfgate-collectives' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "-J: not one line"; }

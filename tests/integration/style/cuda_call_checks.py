@@ -10,14 +10,18 @@ import pathlib
 import re
 import sys
 
-COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+# Comments and literals (raw strings, strings, characters), whichever starts first: a call named
+# in a message ("ncclCommRegister (-R 1)") is text, not a call.
+NOT_CODE = re.compile(
+    r'//[^\n]*|/\*.*?\*/|R"([^()\\\s]{0,16})\(.*?\)\1"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+    re.S)
 API_CALL = re.compile(r"\b(?:cuda|cublas|cudnn|nccl)[A-Z]\w*(?=\s*\()")
 RELEASE = re.compile(r"Destroy|Free|Abort|EndCapture")
 
 
 def blank_comments(text):
     # Same length, newlines kept, so offsets still give line numbers.
-    return COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    return NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 def statement_end(text, start):

@@ -180,6 +180,13 @@ TEST_CASE("a log measured with -m, -z or -G says so in its comparable collective
                "each inner iteration (-m), no barrier ") == "-m 2 -z 2");
   CHECK(launch("agg iters: 1 validation: 1 graph: 3 unalign: 0\n# Blocking Enabled: wait and "
                "barrier after each outer iteration (-n); time excludes barrier ") == "-z 3 -G 3");
+  // -R: perfgate-collectives' line of its own (nccl-tests' logs do not say), read after -G.
+  CHECK(launch("agg iters: 4 validation: 1 graph: 2\n# Registered buffers: ncclCommRegister "
+               "(-R 1) ") == "-m 4 -G 2 -R 1");
+  CHECK(launch("agg iters: 1 validation: 1 graph: 0\n# Registered buffers: symmetric windows, "
+               "ncclCommWindowRegister (-R 2) ") == "-R 2");
+  CHECK_THROWS_WITH(launch("agg iters: 1 validation: 1 graph: 0\n# Registered buffers: yes"),
+                    "a.log: line 2: a '# Registered buffers:' line without its '(-R N)'");
   // The real single-node log was measured plainly.
   CHECK(read_results_file(kData / "nccl_single_node.log")
             .fingerprint.comparable.count("collectives.launch") == 0);
@@ -380,6 +387,18 @@ TEST_CASE("nccl-tests JSON: processes on two hosts, -m and -z, and what is refus
   doc["config"]["aggregated_iterations"] = 1;
   CHECK(from_nccl_tests_json(doc, "ag.json").fingerprint.comparable.at("collectives.launch") ==
         "-z 1");
+  // -R is only in the command line the JSON keeps, in any of getopt's spellings.
+  const auto registered = [&](const std::vector<std::string>& args) {
+    nlohmann::json d = doc;
+    for (const std::string& a : args) d["args"].push_back(a);
+    return from_nccl_tests_json(d, "ag.json").fingerprint.comparable.at("collectives.launch");
+  };
+  CHECK(registered({"-b", "1K", "-R", "1"}) == "-z 1 -R 1");
+  CHECK(registered({"-R2"}) == "-z 1 -R 2");
+  CHECK(registered({"--local_register", "2"}) == "-z 1 -R 2");
+  CHECK(registered({"--local_register=1", "-e", "1K"}) == "-z 1 -R 1");
+  CHECK(registered({"-R", "1", "-R", "0"}) == "-z 1");  // the last one counts, as in getopt
+  CHECK(registered({"-R", "x"}) == "-z 1");             // strtol: no number is 0
 
   const auto refusal = [&](const std::function<void(nlohmann::json&)>& change) {
     nlohmann::json bad = doc;
@@ -421,4 +440,9 @@ TEST_CASE("nccl-tests JSON: processes on two hosts, -m and -z, and what is refus
         "ag.json: nccl-tests JSON: results[0].out_of_place.nwrong: not a count");
   CHECK(refusal([](nlohmann::json& d) { d["results"] = nlohmann::json::array(); }) ==
         "ag.json: the nccl-tests table has no rows");
+  CHECK(refusal([](nlohmann::json& d) {
+          d["args"] = {"all_gather_perf", "-R", "3"};
+        }) ==
+        "ag.json: nccl-tests JSON: args: -R 3: not 0, 1 (ncclCommRegister) or 2 (symmetric "
+        "windows)");
 }

@@ -47,6 +47,14 @@ TEST_CASE("the header is nccl-tests' header, character for character") {
   CHECK(lines_of(format_table_header(h))[2] ==
         "# Blocking Enabled: wait and barrier after each outer iteration (-n); time excludes "
         "barrier ");
+  // -R: a line of perfgate's own, after the blocking line; none without -R.
+  h.registration = 1;
+  const std::vector<std::string> registered = lines_of(format_table_header(h));
+  CHECK(registered[3] == "# Registered buffers: ncclCommRegister (-R 1) ");
+  CHECK(registered[5] == "# Using devices");
+  h.registration = 2;
+  CHECK(lines_of(format_table_header(h))[3] ==
+        "# Registered buffers: symmetric windows, ncclCommWindowRegister (-R 2) ");
   CHECK(lines[3] == "# Using devices");
   CHECK(lines[4] ==
         "#  Rank  0 Group  0 Pid   6899 on ztan-mig-235z device  0 [0000:04:00] NVIDIA H100 80GB "

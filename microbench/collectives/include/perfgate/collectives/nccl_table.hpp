@@ -29,6 +29,9 @@ struct TableHeader {
   int check = 1;     // checked operations per case (0: none)
   int blocking = 0;  // -z 1, 2 or 3: printed as the newest nccl-tests print it
   int graph = 0;
+  // -R 1 or 2: a line of perfgate's own (nccl-tests prints none), which perfgate's reader maps
+  // to the same fingerprint key as the run's document.
+  int registration = 0;
   bool cputime = false;  // -C: the time columns are headed "cputime", as nccl-tests heads them
   std::vector<RankDescription> ranks;
 };
