@@ -108,9 +108,10 @@ class JsonToLog {
     return std::filesystem::path((*args)[0].get<std::string>()).filename().string();
   }
 
-  // -R is not in the JSON's config, only in the command line it keeps: given, it becomes the
-  // line perfgate-collectives prints for it. Read as nccl-tests' getopt reads it (-R N, -RN,
-  // --local_register N or =N; the value by strtol, so text is 0); other values are refused.
+  // -R is not in the JSON's config, only in the command line it keeps: given, it becomes a
+  // line of the form perfgate-collectives prints for it. Read as nccl-tests' getopt reads it
+  // (-R N, -RN, --local_register N or =N; the value by strtol, so text is 0); other values are
+  // refused.
   std::string registration(const nlohmann::json& doc) const {
     const nlohmann::json* args = find(doc, "args");
     if (args == nullptr || !args->is_array()) return "";
@@ -129,9 +130,10 @@ class JsonToLog {
     }
     const long n = std::strtol(value.c_str(), nullptr, 0);
     if (n == 0) return "";
-    if (n == 1) return "# Registered buffers: ncclCommRegister (-R 1) \n";
-    if (n == 2) return "# Registered buffers: symmetric windows, ncclCommWindowRegister (-R 2) \n";
-    fail("args", fmt::format("-R {}: not 0, 1 (ncclCommRegister) or 2 (symmetric windows)", value));
+    if (n != 1 && n != 2)
+      fail("args",
+           fmt::format("-R {}: not 0, 1 (ncclCommRegister) or 2 (symmetric windows)", value));
+    return fmt::format("# Registered buffers: (-R {}) \n", n);  // the reader needs only the value
   }
 
   std::string parameters(const nlohmann::json& config) const {

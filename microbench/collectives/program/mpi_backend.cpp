@@ -58,10 +58,14 @@ class MpiBackend final : public Backend {
             "MPI on CPU"};
   }
 
+  // Also the premultiplied copy of the input that mulsum makes out of place.
   double group_buffer_bytes(const CaseShape& shape) const override {
     const BufferCounts counts = buffer_counts(shape.collective, shape.count, shape.ranks);
     const std::size_t biggest = std::max(counts.send, counts.recv) * type_size(shape.dtype);
-    return double(group_ - 1) * double(region_stride(biggest));
+    const double premultiplied = premul_scalar(shape, comm_.rank()) != 1.0
+                                     ? double(counts.send * type_size(shape.dtype))
+                                     : 0;
+    return double(group_ - 1) * double(region_stride(biggest)) + premultiplied;
   }
 
   void prepare(const CaseShape& shape, bool in_place) override {
@@ -87,6 +91,7 @@ class MpiBackend final : public Backend {
     // In place, every collective works in one buffer big enough for its input and its output.
     recv_.assign(block_bytes, std::byte{0});
     send_.assign(send_bytes, std::byte{0});
+    premultiplied_.assign(premultiplies() && !in_place ? send_bytes : 0, std::byte{0});
     refill();
   }
 
@@ -106,6 +111,7 @@ class MpiBackend final : public Backend {
   }
 
   void launch() override {
+    premultiply(1);
     start(region(0), nullptr);
     if (averages()) divide_output_by_ranks(region(0));
   }
@@ -118,6 +124,7 @@ class MpiBackend final : public Backend {
           fmt::format("the MPI backend was made for groups of {}, not {}", group_, group));
     }
     requests_.clear();
+    premultiply(group);
     for (int k = 0; k < group; ++k) start(region(k), &requests_);
     MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
     if (averages())
@@ -166,6 +173,27 @@ class MpiBackend final : public Backend {
            has_output(shape_, comm_.rank());
   }
 
+  // nccl-tests' mulsum: MPI has no premultiplied sum, so a rank whose scalar is not 1 scales its
+  // input on the host first (in the time, as NCCL's multiply inside its kernel is): into a copy
+  // out of place (the operations of a group all read it), in each group region's buffer in
+  // place, which the output overwrites anyway.
+  bool premultiplies() const { return premul_scalar(shape_, comm_.rank()) != 1.0; }
+
+  void premultiply(int regions) {
+    if (!premultiplies()) return;
+    const double scalar = premul_scalar(shape_, comm_.rank());
+    const auto times_scalar = [scalar](double v) { return v * scalar; };
+    const std::size_t bytes = send_count_ * type_size(shape_.dtype);
+    if (!in_place_) {
+      transform_elements(std::span<const std::byte>(send_), premultiplied_, times_scalar);
+      return;
+    }
+    for (int k = 0; k < regions; ++k) {
+      const std::span<std::byte> input(region(k), bytes);
+      transform_elements(input, input, times_scalar);
+    }
+  }
+
   // One operation receiving into `out`: blocking, or with `requests` started nonblocking.
   void start(std::byte* out, std::vector<MPI_Request>* requests) {
     const MPI_Datatype type = mpi_datatype(shape_.dtype);
@@ -173,7 +201,9 @@ class MpiBackend final : public Backend {
     const MPI_Comm comm = comm_.comm();
     const int send = static_cast<int>(send_count_), recv = static_cast<int>(recv_count_);
     const int block = static_cast<int>(shape_.count / static_cast<std::size_t>(shape_.ranks));
-    void* in = in_place_ ? MPI_IN_PLACE : static_cast<void*>(send_.data());
+    void* in = in_place_         ? MPI_IN_PLACE
+               : premultiplies() ? static_cast<void*>(premultiplied_.data())
+                                 : static_cast<void*>(send_.data());
     switch (shape_.collective) {
       case Collective::all_reduce:
         start_call(requests, MPI_Allreduce, MPI_Iallreduce, in, out, send, type, op, comm);
@@ -226,14 +256,20 @@ class MpiBackend final : public Backend {
   }
 
   void divide_output_by_ranks(std::byte* out) {
+    const std::span<std::byte> region(out, recv_count_ * type_size(shape_.dtype));
+    transform_elements(region, region, [this](double v) { return v / shape_.ranks; });
+  }
+
+  // to[i] = f(from[i]) in the case's datatype, decoded and encoded a piece at a time (`to` may
+  // be `from`).
+  template <class F>
+  void transform_elements(std::span<const std::byte> from, std::span<std::byte> to, F f) {
     const std::size_t size = type_size(shape_.dtype);
-    const std::span<std::byte> region(out, recv_count_ * size);
     std::vector<double> values;
-    for_each_piece(recv_count_, [&](std::size_t first, std::size_t n) {
-      const std::span<std::byte> piece = region.subspan(first * size, n * size);
-      values = decode_array(shape_.dtype, piece);
-      for (double& v : values) v /= shape_.ranks;
-      encode_array(shape_.dtype, values, piece);
+    for_each_piece(from.size() / size, [&](std::size_t first, std::size_t n) {
+      values = decode_array(shape_.dtype, from.subspan(first * size, n * size));
+      for (double& v : values) v = f(v);
+      encode_array(shape_.dtype, values, to.subspan(first * size, n * size));
     });
   }
 
@@ -246,6 +282,7 @@ class MpiBackend final : public Backend {
   std::vector<MPI_Request> requests_;
   std::size_t send_count_ = 0, recv_count_ = 0;
   PageAlignedVector<std::byte> send_, recv_;
+  PageAlignedVector<std::byte> premultiplied_;  // mulsum out of place: the input times the scalar
   int n_ = 0;
   std::vector<float> a_, b_, c_;
   std::thread compute_;

@@ -8,7 +8,7 @@
 namespace perfgate::collectives {
 namespace {
 
-constexpr std::size_t kTypes = 5, kOps = 5;
+constexpr std::size_t kTypes = 5, kOps = 6;
 std::array<MPI_Datatype, kTypes> g_types = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL,
                                             MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
 std::array<MPI_Op, kOps> g_ops{};  // one set for every narrow type: the function reads the type
@@ -37,6 +37,7 @@ MPI_Op builtin(ReduceOp op) {
       return MPI_MIN;
     case ReduceOp::sum:
     case ReduceOp::avg:
+    case ReduceOp::mulsum:
       return MPI_SUM;
   }
   return MPI_SUM;
@@ -60,7 +61,7 @@ MPI_Op mpi_op(DataType t, ReduceOp op) {
     using Fn = MPI_User_function*;
     const std::array<Fn, kOps> functions = {
         reduce_narrow<ReduceOp::sum>, reduce_narrow<ReduceOp::prod>, reduce_narrow<ReduceOp::max>,
-        reduce_narrow<ReduceOp::min>, reduce_narrow<ReduceOp::sum>};
+        reduce_narrow<ReduceOp::min>, reduce_narrow<ReduceOp::sum>,  reduce_narrow<ReduceOp::sum>};
     for (std::size_t o = 0; o < kOps; ++o) MPI_Op_create(functions[o], 1, &g_ops[o]);
     g_ops_created = true;
   }

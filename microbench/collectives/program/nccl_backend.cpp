@@ -5,6 +5,7 @@
 #include <nccl.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -72,6 +73,8 @@ ncclRedOp_t nccl_op(ReduceOp op) {
       return ncclMin;
     case ReduceOp::avg:
       return ncclAvg;
+    case ReduceOp::mulsum:  // an operator of each rank's own, made per operation (premul_op)
+      break;
   }
   return ncclSum;
 }
@@ -158,6 +161,16 @@ class NcclBackend final : public Backend {
     if (fp8 && props_.major < 9)
       return fmt::format("fp8 needs sm_90 or newer (this GPU is sm_{}{})", props_.major,
                          props_.minor);
+    // A type NCCL makes no premultiplied sum of is a skipped case, not a failed run (making an
+    // operator is local to the rank, so every rank asks and gets the same answer).
+    if (shape.op == ReduceOp::mulsum && info(shape.collective).reduces) {
+      ncclRedOp_t op{};
+      const ncclResult_t made = make_premul_op(shape, &op);
+      if (made != ncclSuccess)
+        return fmt::format("NCCL makes no premultiplied sum of {} ({})", type_name(shape.dtype),
+                           ncclGetErrorString(made));
+      PG_CHECK(ncclRedOpDestroy(op, nccl_));
+    }
     return std::nullopt;
   }
 
@@ -231,9 +244,22 @@ class NcclBackend final : public Backend {
     });
   }
 
+  // nccl-tests' mulsum: a PreMulSum operator holding this rank's scalar in the datatype, made for
+  // each operation and destroyed once it is enqueued, as nccl-tests and PyTorch's PREMUL_SUM do.
+  ncclResult_t make_premul_op(const CaseShape& shape, ncclRedOp_t* op) const {
+    std::array<std::byte, 8> scalar{};
+    const double value = premul_scalar(shape, comm_.rank());
+    encode_array(shape.dtype, std::span<const double>(&value, 1),
+                 std::span<std::byte>(scalar).first(type_size(shape.dtype)));
+    return ncclRedOpCreatePreMulSum(op, scalar.data(), nccl_type(shape.dtype),
+                                    ncclScalarHostImmediate, nccl_);
+  }
+
   void enqueue() {
     const ncclDataType_t type = nccl_type(shape_.dtype);
-    const ncclRedOp_t op = nccl_op(shape_.op);
+    const bool premultiplied = shape_.op == ReduceOp::mulsum && info(shape_.collective).reduces;
+    ncclRedOp_t op = nccl_op(shape_.op);
+    if (premultiplied) PG_CHECK(make_premul_op(shape_, &op));
     const std::size_t size = type_size(shape_.dtype);
     const std::size_t block = shape_.count / static_cast<std::size_t>(shape_.ranks);
     std::byte* in = send_pointer();
@@ -273,6 +299,7 @@ class NcclBackend final : public Backend {
         break;
       }
     }
+    if (premultiplied) PG_CHECK(ncclRedOpDestroy(op, nccl_));
   }
 
   // nccl-tests' -G: the loop's operations captured into one graph (untimed, under the

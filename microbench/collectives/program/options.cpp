@@ -174,7 +174,7 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
                  "fixed increment between sizes, instead of --stepfactor (K, M, G suffixes)");
   app.add_option("-d,--datatype", raw.datatypes,
                  "comma list of float, bfloat16, half, f8e4m3, f8e5m2, or all");
-  app.add_option("-o,--op", raw.ops, "comma list of sum, prod, max, min, avg, or all");
+  app.add_option("-o,--op", raw.ops, "comma list of sum, prod, max, min, avg, mulsum, or all");
   app.add_option("-r,--root", o.root, "root rank of broadcast and reduce");
   app.add_option("-w,--warmup_iters", o.warmup_iters, "untimed operations before each timed loop");
   app.add_option("-n,--iters", o.iters, "iterations per timed loop");

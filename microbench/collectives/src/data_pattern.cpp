@@ -20,10 +20,17 @@ bool sum_or_product(const CaseShape& s) {
 // Sums and products: two ranks contribute to each element, i mod n and i + 1 mod n (as
 // nccl-tests keeps its sums exact), with 1, 2 or 4 to a sum (at most 8: exact even in fp8 e5m2,
 // at every step of any reduction order) and 2 or 1 to a product (at most 4); the others add 0
-// or multiply by 1.
+// or multiply by 1. A premultiplied sum gets 1 or 2, which its scalar makes at most 4 (a sum's
+// 4, doubled, beside a 1 would make 9, which e5m2 cannot hold).
 double contribution(ReduceOp op, std::size_t index, std::size_t rank) {
   if (op == ReduceOp::prod) return (index + rank) % 2 == 0 ? 2.0 : 1.0;
+  if (op == ReduceOp::mulsum) return (index + rank) % 2 == 0 ? 1.0 : 2.0;
   return static_cast<double>(1u << ((index + rank) % 3));
+}
+
+// A contributing rank's input as the reduction adds it: times its premultiplier.
+double premultiplied(const CaseShape& s, std::size_t index, std::size_t rank) {
+  return contribution(s.op, index, rank) * premul_scalar(s, static_cast<int>(rank));
 }
 
 // The reduction over every rank of element `i`, in O(1) rather than one input per rank (a
@@ -39,8 +46,8 @@ double reduced(const CaseShape& s, std::size_t i) {
     return acc;
   }
   const std::size_t first = i % n, second = (i + 1) % n;
-  double acc = contribution(s.op, i, first);
-  if (second != first) acc = combine(s.op, acc, contribution(s.op, i, second));
+  double acc = premultiplied(s, i, first);
+  if (second != first) acc = combine(s.op, acc, premultiplied(s, i, second));
   return s.op == ReduceOp::avg ? acc / s.ranks : acc;
 }
 
@@ -134,6 +141,10 @@ double input_value(const CaseShape& s, int rank, std::size_t index) {
     return s.op == ReduceOp::prod ? 1.0 : 0.0;
   }
   return 1.0 + static_cast<double>((index + 3 * r) % 8);  // 1..8: exact in every datatype
+}
+
+double premul_scalar(const CaseShape& s, int rank) {
+  return s.op == ReduceOp::mulsum && info(s.collective).reduces && rank % 2 != 0 ? 2.0 : 1.0;
 }
 
 double expected_value(const CaseShape& s, int rank, std::size_t index) {

@@ -38,6 +38,7 @@ void reduce_encoded(DataType t, ReduceOp op, const std::byte* in, std::byte* ino
   switch (op) {
     case ReduceOp::sum:
     case ReduceOp::avg:
+    case ReduceOp::mulsum:
       return reduce_as<ReduceOp::sum>(t, in, inout, count);
     case ReduceOp::prod:
       return reduce_as<ReduceOp::prod>(t, in, inout, count);

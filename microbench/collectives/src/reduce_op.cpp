@@ -18,13 +18,15 @@ std::string_view op_name(ReduceOp op) {
       return "min";
     case ReduceOp::avg:
       return "avg";
+    case ReduceOp::mulsum:
+      return "mulsum";
   }
   return "sum";
 }
 
 const std::vector<ReduceOp>& all_reduce_ops() {
   static const std::vector<ReduceOp> all{ReduceOp::sum, ReduceOp::prod, ReduceOp::max,
-                                         ReduceOp::min, ReduceOp::avg};
+                                         ReduceOp::min, ReduceOp::avg,  ReduceOp::mulsum};
   return all;
 }
 
@@ -32,7 +34,8 @@ ReduceOp reduce_op_from_string(std::string_view s) {
   for (ReduceOp op : all_reduce_ops()) {
     if (s == op_name(op)) return op;
   }
-  throw InputError(fmt::format("--op: unknown reduction op '{}' (sum, prod, max, min, avg)", s));
+  throw InputError(
+      fmt::format("--op: unknown reduction op '{}' (sum, prod, max, min, avg, mulsum)", s));
 }
 
 }  // namespace perfgate::collectives

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Every collective on 1, 2 and 4 ranks with the MPI backend: data check passes, the printed
+# Every collective on 1, 2 and 4 ranks with the MPI backend: data check passes (also for
+# nccl-tests' premultiplied sum, mulsum, whose odd ranks double their inputs), the printed
 # busbw is the printed algbw times the nccl-tests factor, the document holds every rank and ingests.
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../lib.sh"
 source "$HERE/mpi_env.sh"
 
 for np in 1 2 4; do
-  expect_exit 0 run_collectives "$np" --backend mpi --collective all -d float,bf16 -o sum,max \
+  expect_exit 0 run_collectives "$np" --backend mpi --collective all -d float,bf16 -o sum,max,mulsum \
     -b 4K -e 64K -f 4 -n 2 -w 1 --output "$WORK/doc$np.json"
   cp "$WORK/out" "$WORK/table$np.txt"
   [ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/table$np.txt")" -eq 7 ] \

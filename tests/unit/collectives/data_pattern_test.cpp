@@ -24,8 +24,10 @@ std::vector<double> simulate(const CaseShape& s, int rank, Reduction how = Reduc
   };
   const auto reduce_at = [&](std::size_t i) {
     const auto nth = [&](int k) { return how == Reduction::stored_reversed ? s.ranks - 1 - k : k; };
-    double acc = store(input_value(s, nth(0), i));
-    for (int k = 1; k < s.ranks; ++k) acc = store(combine(s.op, acc, input_value(s, nth(k), i)));
+    // What rank r adds: its input, times its scalar for a premultiplied sum.
+    const auto added = [&](int r) { return store(input_value(s, r, i) * premul_scalar(s, r)); };
+    double acc = added(nth(0));
+    for (int k = 1; k < s.ranks; ++k) acc = store(combine(s.op, acc, added(nth(k))));
     return store(s.op == ReduceOp::avg ? acc / s.ranks : acc);
   };
   std::vector<double> out;
@@ -155,7 +157,7 @@ TEST_CASE("every expected value is exact, so narrow types and many ranks still c
   // with the ranks once let both pass).
   for (const DataType t : {DataType::f8e5m2, DataType::f8e4m3, DataType::bf16, DataType::f16}) {
     for (const int ranks : {2, 3, 4, 6, 8, 128}) {
-      for (const ReduceOp op : {ReduceOp::sum, ReduceOp::prod, ReduceOp::avg}) {
+      for (const ReduceOp op : {ReduceOp::sum, ReduceOp::prod, ReduceOp::avg, ReduceOp::mulsum}) {
         CaseShape s{Collective::all_reduce, t, op, 0, ranks, 256};
         INFO(type_name(t) << " " << op_name(op) << " ranks " << ranks);
         const std::vector<double> out = simulate(s, 0);
@@ -226,4 +228,27 @@ TEST_CASE("a case's buffers: the send buffer and a receive buffer for either pla
   // Near the largest size accepted, counted without wrapping.
   CHECK(case_buffer_bytes({Collective::all_reduce, DataType::f8e4m3, ReduceOp::sum, 0, 2,
                            std::size_t{1} << 63}) == 0x1p64);
+}
+
+TEST_CASE("a premultiplied sum is the sum of each rank's input times its scalar") {
+  // nccl-tests' PreMulSum scalar: 1 on even ranks, 2 on odd ones; only for reductions.
+  const CaseShape s{Collective::all_reduce, DataType::f32, ReduceOp::mulsum, 0, 3, 6};
+  CHECK(premul_scalar(s, 0) == 1.0);
+  CHECK(premul_scalar(s, 1) == 2.0);
+  CHECK(premul_scalar(s, 2) == 1.0);
+  CHECK(premul_scalar({Collective::all_reduce, DataType::f32, ReduceOp::sum, 0, 3, 6}, 1) == 1.0);
+  CHECK(premul_scalar({Collective::broadcast, DataType::f32, ReduceOp::mulsum, 0, 3, 6}, 1) == 1.0);
+  for (std::size_t i = 0; i < s.count; ++i) {
+    double sum = 0;
+    for (int r = 0; r < s.ranks; ++r) sum += input_value(s, r, i) * (r % 2 == 0 ? 1.0 : 2.0);
+    CHECK(expected_value(s, 0, i) == sum);
+  }
+  // A plain sum of the same inputs is wrong wherever an odd rank contributed.
+  std::vector<double> plain;
+  for (std::size_t i = 0; i < s.count; ++i) {
+    double sum = 0;
+    for (int r = 0; r < s.ranks; ++r) sum += input_value(s, r, i);
+    plain.push_back(sum);
+  }
+  CHECK(count_wrong(s, 0, plain) > 0);
 }

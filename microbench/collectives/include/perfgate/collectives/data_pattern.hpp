@@ -28,6 +28,9 @@ double case_buffer_bytes(const CaseShape& shape);
 // Element `index` of the send buffer of `rank`: small integers chosen so that every expected
 // value is exact in every datatype, fp8 included, whatever the number of ranks.
 double input_value(const CaseShape& shape, int rank, std::size_t index);
+// What `rank` multiplies its input by before a reduction: 1 on even ranks and 2 on odd ones
+// with mulsum (nccl-tests' PreMulSum scalar), 1 for every other op and collective.
+double premul_scalar(const CaseShape& shape, int rank);
 // Element `index` of the receive buffer of `rank` after the collective.
 double expected_value(const CaseShape& shape, int rank, std::size_t index);
 // True when `rank` has an output to check (reduce: only the root).
