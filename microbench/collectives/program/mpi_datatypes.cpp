@@ -45,8 +45,36 @@ MPI_Op builtin(ReduceOp op) {
 
 }  // namespace
 
+namespace {
+
+// MPI's own types, reduced by MPI's own operators (MPI_DATATYPE_NULL for the narrow floats).
+MPI_Datatype native_type(DataType t) {
+  switch (t) {
+    case DataType::f32:
+      return MPI_FLOAT;
+    case DataType::f64:
+      return MPI_DOUBLE;
+    case DataType::i8:
+      return MPI_INT8_T;
+    case DataType::u8:
+      return MPI_UINT8_T;
+    case DataType::i32:
+      return MPI_INT32_T;
+    case DataType::u32:
+      return MPI_UINT32_T;
+    case DataType::i64:
+      return MPI_INT64_T;
+    case DataType::u64:
+      return MPI_UINT64_T;
+    default:
+      return MPI_DATATYPE_NULL;
+  }
+}
+
+}  // namespace
+
 MPI_Datatype mpi_datatype(DataType t) {
-  if (t == DataType::f32) return MPI_FLOAT;
+  if (!is_narrow_float(t)) return native_type(t);
   MPI_Datatype& handle = g_types[static_cast<std::size_t>(t)];
   if (handle == MPI_DATATYPE_NULL) {
     MPI_Type_contiguous(static_cast<int>(type_size(t)), MPI_BYTE, &handle);
@@ -56,7 +84,7 @@ MPI_Datatype mpi_datatype(DataType t) {
 }
 
 MPI_Op mpi_op(DataType t, ReduceOp op) {
-  if (t == DataType::f32) return builtin(op);
+  if (!is_narrow_float(t)) return builtin(op);
   if (!g_ops_created) {
     using Fn = MPI_User_function*;
     const std::array<Fn, kOps> functions = {

@@ -47,6 +47,20 @@ ncclDataType_t nccl_type(DataType t) {
       return ncclBfloat16;
     case DataType::f16:
       return ncclFloat16;
+    case DataType::f64:
+      return ncclFloat64;
+    case DataType::i8:
+      return ncclInt8;
+    case DataType::u8:
+      return ncclUint8;
+    case DataType::i32:
+      return ncclInt32;
+    case DataType::u32:
+      return ncclUint32;
+    case DataType::i64:
+      return ncclInt64;
+    case DataType::u64:
+      return ncclUint64;
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 24, 0)
     case DataType::f8e4m3:
       return ncclFloat8e4m3;

@@ -48,7 +48,10 @@ double reduced(const CaseShape& s, std::size_t i) {
   const std::size_t first = i % n, second = (i + 1) % n;
   double acc = premultiplied(s, i, first);
   if (second != first) acc = combine(s.op, acc, premultiplied(s, i, second));
-  return s.op == ReduceOp::avg ? acc / s.ranks : acc;
+  if (s.op != ReduceOp::avg) return acc;
+  // An integer average is the sum divided in integer arithmetic: truncated (NCCL's, and the
+  // MPI backend's conversion back into the type).
+  return is_integer(s.dtype) ? std::trunc(acc / s.ranks) : acc / s.ranks;
 }
 
 // A pattern value depends on its index only through the index mod n (the ranks contributing
@@ -111,10 +114,11 @@ std::size_t count_wrong_against(const CaseShape& s, int rank, std::span<const do
                                 std::size_t first, std::vector<double>& want) {
   if (!has_output(s, rank)) return 0;
   // Every expected value is exact in the datatype, and so is an average over a power-of-two
-  // number of ranks; over others, dividing by n rounds: 2 units in the last place (as
-  // nccl-tests allows its averages).
+  // number of ranks or of integers (truncated); over others, dividing by n rounds: 2 units in
+  // the last place (as nccl-tests allows its averages).
   const bool power_of_two = (s.ranks & (s.ranks - 1)) == 0;
-  const bool rounded = info(s.collective).reduces && s.op == ReduceOp::avg && !power_of_two;
+  const bool rounded =
+      info(s.collective).reduces && s.op == ReduceOp::avg && !power_of_two && !is_integer(s.dtype);
   const double relative = rounded ? 2 * type_epsilon(s.dtype) : 0.0;
   want.resize(output.size());
   expected_values(s, rank, first, want);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -32,7 +33,7 @@ Minifloat format_of(DataType t) {
       return {4, 3, false};
     case DataType::f8e5m2:
       return {5, 2, true};
-    case DataType::f32:
+    default:  // f32 (the formats beyond it are not minifloats)
       break;
   }
   return {8, 23, true};
@@ -107,6 +108,20 @@ std::string_view type_name(DataType t) {
       return "f8e4m3";
     case DataType::f8e5m2:
       return "f8e5m2";
+    case DataType::f64:
+      return "double";
+    case DataType::i8:
+      return "int8";
+    case DataType::u8:
+      return "uint8";
+    case DataType::i32:
+      return "int32";
+    case DataType::u32:
+      return "uint32";
+    case DataType::i64:
+      return "int64";
+    case DataType::u64:
+      return "uint64";
   }
   return "float";
 }
@@ -123,43 +138,82 @@ std::string_view series_dtype(DataType t) {
       return "f8e4m3";
     case DataType::f8e5m2:
       return "f8e5m2";
+    case DataType::f64:
+      return "f64";
+    case DataType::i8:
+      return "i8";
+    case DataType::u8:
+      return "u8";
+    case DataType::i32:
+      return "i32";
+    case DataType::u32:
+      return "u32";
+    case DataType::i64:
+      return "i64";
+    case DataType::u64:
+      return "u64";
   }
   return "f32";
 }
 
 std::size_t type_size(DataType t) {
   switch (t) {
-    case DataType::f32:
-      return 4;
+    case DataType::f8e4m3:
+    case DataType::f8e5m2:
+    case DataType::i8:
+    case DataType::u8:
+      return 1;
     case DataType::bf16:
     case DataType::f16:
       return 2;
-    case DataType::f8e4m3:
-    case DataType::f8e5m2:
-      return 1;
+    case DataType::f32:
+    case DataType::i32:
+    case DataType::u32:
+      return 4;
+    case DataType::f64:
+    case DataType::i64:
+    case DataType::u64:
+      return 8;
   }
   return 4;
 }
 
+bool is_integer(DataType t) {
+  return static_cast<int>(t) > static_cast<int>(DataType::f64);  // the types after f64
+}
+
+bool is_narrow_float(DataType t) {
+  return t == DataType::bf16 || t == DataType::f16 || t == DataType::f8e4m3 ||
+         t == DataType::f8e5m2;
+}
+
 double type_epsilon(DataType t) {
+  if (is_integer(t)) return 1.0;
   if (t == DataType::f32) return std::ldexp(1.0, -23);
+  if (t == DataType::f64) return std::ldexp(1.0, -52);
   return std::ldexp(1.0, -format_of(t).mantissa_bits);
 }
 
 const std::vector<DataType>& all_datatypes() {
-  static const std::vector<DataType> all{DataType::f32, DataType::bf16, DataType::f16,
-                                         DataType::f8e4m3, DataType::f8e5m2};
+  static const std::vector<DataType> all{DataType::i8,   DataType::u8,     DataType::i32,
+                                         DataType::u32,  DataType::i64,    DataType::u64,
+                                         DataType::f16,  DataType::f32,    DataType::f64,
+                                         DataType::bf16, DataType::f8e4m3, DataType::f8e5m2};
   return all;
 }
 
 DataType datatype_from_string(std::string_view s) {
-  if (s == "float" || s == "fp32" || s == "f32") return DataType::f32;
-  if (s == "bfloat16" || s == "bf16") return DataType::bf16;
-  if (s == "half" || s == "fp16" || s == "f16") return DataType::f16;
-  if (s == "f8e4m3" || s == "fp8" || s == "fp8e4m3") return DataType::f8e4m3;
-  if (s == "f8e5m2" || s == "fp8e5m2") return DataType::f8e5m2;
-  throw InputError(
-      fmt::format("--datatype: unknown datatype '{}' (float, bfloat16, half, f8e4m3, f8e5m2)", s));
+  if (s == "fp32") return DataType::f32;
+  if (s == "fp16") return DataType::f16;
+  if (s == "fp8" || s == "fp8e4m3") return DataType::f8e4m3;
+  if (s == "fp8e5m2") return DataType::f8e5m2;
+  if (s == "fp64") return DataType::f64;
+  for (const DataType t : all_datatypes())
+    if (s == type_name(t) || s == series_dtype(t)) return t;
+  throw InputError(fmt::format(
+      "--datatype: unknown datatype '{}' (int8, uint8, int32, uint32, int64, uint64, half, "
+      "float, double, bfloat16, f8e4m3, f8e5m2)",
+      s));
 }
 
 namespace codec {
@@ -184,8 +238,8 @@ std::span<const std::uint8_t> fp8_encode_table(DataType t) {
 std::span<const float> decode_table(DataType t) {
   static const auto tables = [] {
     std::array<std::vector<float>, kDataTypes> all;
-    for (const DataType type : all_datatypes()) {
-      if (type == DataType::f32) continue;
+    for (const DataType type :
+         {DataType::bf16, DataType::f16, DataType::f8e4m3, DataType::f8e5m2}) {
       std::vector<float>& table = all[static_cast<std::size_t>(type)];
       table.resize(std::size_t{1} << (8 * type_size(type)));
       for (std::size_t code = 0; code < table.size(); ++code)
@@ -198,13 +252,97 @@ std::span<const float> decode_table(DataType t) {
 
 }  // namespace codec
 
+namespace {
+
+// f32 and the narrow types go through float; f64 and the integers are converted directly.
+bool float_coded(DataType t) {
+  return t == DataType::f32 || is_narrow_float(t);
+}
+
+void require_float_coded(DataType t, const char* what) {
+  if (!float_coded(t))
+    throw ToolError(
+        fmt::format("{}: {} has no float code (use the array conversions)", what, type_name(t)));
+}
+
+// The value an integer element of type T holds: truncated, wrapped modulo 2^bits (C++20's
+// conversion from a 64-bit integer), saturated first where a 64-bit integer cannot hold it (below
+// -2^63; from 2^63 for the signed types, 2^64 for the unsigned); NaN is 0.
+template <class T>
+T to_integer(double v) {
+  if (std::isnan(v)) return 0;
+  constexpr double two_63 = 9223372036854775808.0, two_64 = 18446744073709551616.0;
+  if (v < -two_63) return static_cast<T>(std::numeric_limits<std::int64_t>::min());
+  if constexpr (std::is_unsigned_v<T>) {
+    if (v >= two_64) return static_cast<T>(std::numeric_limits<std::uint64_t>::max());
+    if (v >= 0) return static_cast<T>(static_cast<std::uint64_t>(v));
+    // Negative: through int64, so that it wraps as unsigned arithmetic does.
+    return static_cast<T>(static_cast<std::uint64_t>(static_cast<std::int64_t>(v)));
+  } else {
+    if (v >= two_63) return static_cast<T>(std::numeric_limits<std::int64_t>::max());
+    return static_cast<T>(static_cast<std::int64_t>(v));
+  }
+}
+
+// Calls f(T{}) with the C++ type of f64 or an integer type.
+template <class F>
+void with_wide_type(DataType t, F&& f) {
+  switch (t) {
+    case DataType::f64:
+      return f(double{});
+    case DataType::i8:
+      return f(std::int8_t{});
+    case DataType::u8:
+      return f(std::uint8_t{});
+    case DataType::i32:
+      return f(std::int32_t{});
+    case DataType::u32:
+      return f(std::uint32_t{});
+    case DataType::i64:
+      return f(std::int64_t{});
+    case DataType::u64:
+      return f(std::uint64_t{});
+    default:
+      return;
+  }
+}
+
+void encode_wide(DataType t, std::span<const double> values, std::span<std::byte> out) {
+  with_wide_type(t, [&](auto zero) {
+    using T = decltype(zero);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      T v{};
+      if constexpr (std::is_floating_point_v<T>)
+        v = values[i];
+      else
+        v = to_integer<T>(values[i]);
+      std::memcpy(out.data() + i * sizeof(T), &v, sizeof(T));
+    }
+  });
+}
+
+void decode_wide(DataType t, std::span<const std::byte> in, std::span<double> out) {
+  with_wide_type(t, [&](auto zero) {
+    using T = decltype(zero);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      T v{};
+      std::memcpy(&v, in.data() + i * sizeof(T), sizeof(T));
+      out[i] = static_cast<double>(v);
+    }
+  });
+}
+
+}  // namespace
+
 std::uint32_t encode(DataType t, float value) {
+  require_float_coded(t, "encode");
   std::uint32_t bits = 0;
   codec::with_codec(t, [&](auto, auto, auto encode) { bits = encode(value); });
   return bits;
 }
 
 float decode(DataType t, std::uint32_t bits) {
+  require_float_coded(t, "decode");
   float value = 0;
   codec::with_codec(t, [&](auto code, auto decode, auto) {
     value = decode(static_cast<decltype(code)>(bits));  // the low type_size(t) bytes
@@ -213,6 +351,7 @@ float decode(DataType t, std::uint32_t bits) {
 }
 
 void encode_array(DataType t, std::span<const double> values, std::span<std::byte> out) {
+  if (!float_coded(t)) return encode_wide(t, values, out);
   codec::with_codec(t, [&](auto code, auto, auto encode) {
     using Code = decltype(code);
     for (std::size_t i = 0; i < values.size(); ++i) {
@@ -223,6 +362,7 @@ void encode_array(DataType t, std::span<const double> values, std::span<std::byt
 }
 
 void decode_array(DataType t, std::span<const std::byte> in, std::span<double> out) {
+  if (!float_coded(t)) return decode_wide(t, in, out);
   codec::with_codec(t, [&](auto code, auto decode, auto) {
     using Code = decltype(code);
     for (std::size_t i = 0; i < out.size(); ++i) {

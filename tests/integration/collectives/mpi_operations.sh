@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every collective on 1, 2 and 4 ranks with the MPI backend: data check passes (also for
-# nccl-tests' premultiplied sum, mulsum, whose odd ranks double their inputs), the printed
-# busbw is the printed algbw times the nccl-tests factor, the document holds every rank and ingests.
+# Every collective on 1, 2 and 4 ranks with the MPI backend, and nccl-tests' integer and double
+# types on 3: data check passes (also for nccl-tests' premultiplied sum, mulsum, whose odd ranks
+# double their inputs), the printed busbw is the printed algbw times the nccl-tests factor, the
+# document holds every rank and ingests.
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../lib.sh"
 source "$HERE/mpi_env.sh"
@@ -16,6 +17,25 @@ for np in 1 2 4; do
     || fail "np=$np: table or document check failed"
   if ingest_or_skip "$WORK/doc$np.json"; then expect_in ingest.out '.'; fi
 done
+
+# nccl-tests' double and integer types by their nccl-tests names, every op, on 3 ranks (integer
+# averages are fractional there, and truncate): checks pass, and the series spell the types as
+# perfgate's nccl-tests reader does.
+expect_exit 0 run_collectives 3 --backend mpi --collective all \
+  -d int8,uint8,int32,uint32,int64,uint64,double -o all -b 1K -e 4K -f 4 -n 1 -w 0 \
+  --output "$WORK/wide.json"
+cp "$WORK/out" "$WORK/wide.txt"
+[ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/wide.txt")" -eq 7 ] \
+  || { cat "$WORK/wide.txt"; fail "integer types: not every collective passed its data check"; }
+python3 "$HERE/check_run.py" "$WORK/wide.txt" "$WORK/wide.json" 3 || fail "integer types: table or document"
+python3 - "$WORK/wide.json" <<'PY' || fail "integer types: document series"
+import json, sys
+results = json.load(open(sys.argv[1]))["perfgate"]["results"]
+dtypes = {r["params"]["dtype"] for r in results}
+assert dtypes == {"i8", "u8", "i32", "u32", "i64", "u64", "f64"}, dtypes
+ops = {r["params"]["redop"] for r in results if r["family"] == "collectives.all_reduce"}
+assert ops == {"sum", "prod", "max", "min", "avg", "mulsum"}, ops
+PY
 
 # A wrong --collective is a usage error naming the value, with nothing written.
 expect_exit 2 run_collectives 1 --collective allreduce9 --output "$WORK/bad.json"

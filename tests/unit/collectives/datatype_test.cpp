@@ -35,9 +35,18 @@ TEST_CASE("rounding is to nearest even, subnormals included") {
 
 TEST_CASE("every small integer the data check uses survives every type") {
   for (DataType t : all_datatypes()) {
+    INFO(type_name(t));
+    std::vector<double> values;
+    for (int v = 0; v <= 8; ++v) values.push_back(v);
+    std::vector<std::byte> raw(values.size() * type_size(t));
+    encode_array(t, values, raw);
+    CHECK(decode_array(t, raw) == values);
+  }
+  for (DataType t : {DataType::f32, DataType::bf16, DataType::f16, DataType::f8e4m3}) {
     for (int v = 1; v <= 8; ++v)
       CHECK(decode(t, encode(t, static_cast<float>(v))) == static_cast<float>(v));
   }
+  CHECK_THROWS_AS(encode(DataType::i32, 1.0f), perfgate::ToolError);  // no 32-bit code of its own
   CHECK(std::isnan(decode(DataType::f8e4m3, 0x7F)));
   CHECK(std::isinf(decode(DataType::f16, 0x7C00)));
 }
@@ -45,10 +54,41 @@ TEST_CASE("every small integer the data check uses survives every type") {
 TEST_CASE("arrays round-trip through raw bytes") {
   const std::vector<double> values{1, 2, 3.5, -4};
   for (DataType t : all_datatypes()) {
+    if (is_integer(t)) continue;
     std::vector<std::byte> raw(values.size() * type_size(t));
     encode_array(t, values, raw);
     CHECK(decode_array(t, raw) == values);
   }
+}
+
+TEST_CASE("integer types truncate, wrap as their arithmetic does, and hold 64 bits") {
+  const auto through = [](DataType t, std::vector<double> values) {
+    std::vector<std::byte> raw(values.size() * type_size(t));
+    encode_array(t, values, raw);
+    return decode_array(t, raw);
+  };
+  CHECK(through(DataType::i8, {3.9, -3.9, 127, 128, 255, -129}) ==
+        std::vector<double>{3, -3, 127, -128, -1, 127});
+  CHECK(through(DataType::u8, {255, 256, 257, -1}) == std::vector<double>{255, 0, 1, 255});
+  CHECK(through(DataType::i32, {2147483647.0, 2147483648.0}) ==
+        std::vector<double>{2147483647.0, -2147483648.0});
+  CHECK(through(DataType::u32, {4294967295.0, 4294967296.0}) ==
+        std::vector<double>{4294967295.0, 0});
+  CHECK(through(DataType::i64, {9007199254740992.0, -9007199254740992.0}) ==
+        std::vector<double>{9007199254740992.0, -9007199254740992.0});
+  CHECK(through(DataType::u64, {18446744073709549568.0, -1}) ==
+        std::vector<double>{18446744073709549568.0, 18446744073709551616.0});
+  CHECK(through(DataType::i64, {1e300, -1e300, std::nan("")}) ==
+        std::vector<double>{9223372036854775807.0, -9223372036854775808.0, 0});
+  CHECK(through(DataType::f64, {0.1, 1e300}) == std::vector<double>{0.1, 1e300});
+  CHECK(type_size(DataType::i8) == 1);
+  CHECK(type_size(DataType::u32) == 4);
+  CHECK(type_size(DataType::f64) == 8);
+  CHECK(type_size(DataType::u64) == 8);
+  CHECK(is_integer(DataType::u8));
+  CHECK(!is_integer(DataType::f64));
+  CHECK(!is_narrow_float(DataType::f64));
+  CHECK(is_narrow_float(DataType::f8e5m2));
 }
 
 TEST_CASE("datatype names are nccl-tests' and perfgate's") {
@@ -56,7 +96,18 @@ TEST_CASE("datatype names are nccl-tests' and perfgate's") {
   CHECK(datatype_from_string("half") == DataType::f16);
   CHECK(datatype_from_string("fp8") == DataType::f8e4m3);
   CHECK(type_name(DataType::f32) == "float");
+  CHECK(datatype_from_string("double") == DataType::f64);
+  CHECK(datatype_from_string("fp64") == DataType::f64);
+  CHECK(datatype_from_string("uint64") == DataType::u64);
+  CHECK(datatype_from_string("i8") == DataType::i8);
+  CHECK(type_name(DataType::u32) == "uint32");
   CHECK_THROWS_AS(datatype_from_string("int128"), perfgate::InputError);
+  // -d all runs nccl-tests' twelve types in nccl-tests' order.
+  std::vector<std::string> names;
+  for (const DataType t : all_datatypes()) names.emplace_back(type_name(t));
+  CHECK(names == std::vector<std::string>{"int8", "uint8", "int32", "uint32", "int64", "uint64",
+                                          "half", "float", "double", "bfloat16", "f8e4m3",
+                                          "f8e5m2"});
 }
 
 TEST_CASE("series spell datatypes as the operator benchmarks do, and that spelling reads back") {

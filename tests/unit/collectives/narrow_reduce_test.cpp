@@ -45,7 +45,9 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> code_pairs(DataType t) {
 }  // namespace
 
 TEST_CASE("a narrow reduction is the element-wise decode, combine and encode") {
-  for (const DataType t : all_datatypes()) {
+  // f32 and the narrow floats: the types reduce_encoded serves (MPI reduces the others itself).
+  for (const DataType t :
+       {DataType::f32, DataType::bf16, DataType::f16, DataType::f8e4m3, DataType::f8e5m2}) {
     const std::size_t size = type_size(t);
     const auto pairs =
         size == 4 ? std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0x3F800000, 0x40000000},
