@@ -1,5 +1,6 @@
 // nccl-tests stdout → Run. The table layout is read from its own header line, so logs with
-// and without the "root" column, and with "#wrong" or the older "error" column, all parse.
+// and without the "root" column, with "#wrong" or the older "error" column, and with the newest
+// nccl-tests' per-iteration and timestamp columns, all parse.
 // Series are named as perfgate-collectives names them (docs/collectives.md), so that a log and a
 // perfgate-collectives document of the same case share ids and `perfgate compare` lines them up.
 #include <algorithm>
@@ -40,6 +41,12 @@ std::vector<std::size_t> word_ends(const std::string& line) {
 bool is_header(const std::vector<std::string>& t) {
   return t.size() > 4 && t[0] == "#" && t[1] == "size" && t[2] == "count" &&
          std::find(t.begin(), t.end(), "busbw") != t.end();
+}
+
+std::string trim(const std::string& s) {
+  const auto first = s.find_first_not_of(' ');
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(' ') - first + 1);
 }
 
 bool all_digits(const std::string& s) {
@@ -108,9 +115,21 @@ Params case_params(const std::string& op, const std::vector<std::string>& column
   return params;
 }
 
+// The newest nccl-tests' per-iteration report adds four columns to each placement's group (its
+// iterations' minimum, maximum and 99th percentile, µs, and their coefficient of variation, %).
+constexpr std::pair<const char*, const char*> kPerIterationColumns[] = {
+    {"i_min", "min_us"}, {"i_max", "max_us"}, {"i_p99", "p99_us"}, {"i_cv%", "cv_pct"}};
+
 struct Layout {
   std::vector<std::string> leading;  // size, count, type, redop[, root]
-  std::size_t columns = 0;           // expected tokens per full row
+  std::size_t groups = 1;            // placements per full row: 2 (out-of-place, in-place) or 1
+  // Words per placement: time, algbw, busbw, #wrong|error, and the per-iteration columns when
+  // the header names them.
+  std::size_t group_width = 4;
+  bool per_iteration = false;
+  // nccl-tests' -S 1 (report_timestamps) ends the header with "timestamp" and each row with the
+  // date and the clock time it was printed at.
+  bool timestamp = false;
   // "time", or "cputime" when nccl-tests' -C put the host's launch time in those columns (the
   // bandwidth columns still come from the operation's time).
   std::string time_metric = "time";
@@ -120,6 +139,10 @@ struct Layout {
   // New nccl-tests count wrong elements ("#wrong"); old ones print a max error ("error",
   // e.g. 2e-07). Only a wrong count marks a result as failed.
   bool wrong_count = true;
+
+  std::size_t values(std::size_t placements) const {
+    return leading.size() + placements * group_width + (timestamp ? 2 : 0);
+  }
 };
 
 struct RankLine {
@@ -177,6 +200,8 @@ class LogParser {
       ranks_.push_back({m[4], m[7], m[6] != "cpu"});
     } else if (line.rfind("# Avg bus bandwidth", 0) == 0 && !t.empty()) {
       if (const auto v = parse_number(t.back())) run_.metadata["nccl_tests"]["avg_busbw"] = *v;
+    } else if (line.rfind("# GPU memory usage", 0) == 0) {  // nccl-tests' -M 1
+      run_.metadata["nccl_tests"]["gpu_memory_usage"] = trim(line.substr(line.find(':') + 1));
     } else if (line.rfind("# Out of bounds values", 0) == 0) {
       run_.metadata["nccl_tests"]["out_of_bounds"] = line.substr(line.find(':') + 1);
     } else if (is_header(t)) {
@@ -195,21 +220,48 @@ class LogParser {
     return s;
   }
 
-  void read_header(const std::vector<std::string>& t, const std::string& line) {
+  void read_header(std::vector<std::string> t, const std::string& line) {
     Layout l;
     const std::vector<std::size_t> ends = word_ends(line);
     for (std::size_t w = 0; w < t.size() && w < ends.size(); ++w)
       if (t[w] == "time" || t[w] == "cputime") l.time_ends.push_back(ends[w]);
     std::size_t i = 1;
     for (; i < t.size() && t[i] != "time" && t[i] != "cputime"; ++i) l.leading.push_back(t[i]);
-    const std::size_t per_group = 4;  // time algbw busbw #wrong|error
-    if (t.size() - i < per_group)
-      fail("unexpected nccl-tests header (fewer than 4 timing columns)");
-    l.columns = l.leading.size() + (t.size() - i >= 2 * per_group ? 2 * per_group : per_group);
-    l.wrong_count = std::find(t.begin(), t.end(), "#wrong") != t.end();
-    l.time_metric = t[i];
+    l.timestamp = t.back() == "timestamp";
+    if (l.timestamp) t.pop_back();
+    const std::vector<std::string> group = header_group(t, i);
+    l.group_width = group.size();
+    l.per_iteration = group.size() == 4 + std::size(kPerIterationColumns);
+    // One placement's group, or two that name the same columns, and nothing after them.
+    l.groups = t.size() - i == 2 * group.size() ? 2 : 1;
+    if (t.size() - i != l.groups * group.size() ||
+        (l.groups == 2 && !std::equal(group.begin(), group.end(), t.begin() + i + group.size())))
+      fail("unexpected nccl-tests header (the in-place columns differ from the out-of-place)");
+    l.wrong_count = group[3] == "#wrong";
+    l.time_metric = group[0];
     layout_ = l;
     ++table_;
+  }
+
+  // The words of the header's first placement group, from its time word at `first`: time,
+  // algbw, busbw, then #wrong or error, then the four per-iteration columns if printed.
+  std::vector<std::string> header_group(const std::vector<std::string>& t,
+                                        std::size_t first) const {
+    if (t.size() < first + 4) fail("unexpected nccl-tests header (fewer than 4 timing columns)");
+    std::vector<std::string> group(t.begin() + first, t.begin() + first + 4);
+    if (group[1] != "algbw" || group[2] != "busbw" || (group[3] != "#wrong" && group[3] != "error"))
+      fail("unexpected nccl-tests header (expected time algbw busbw #wrong, found " + group[0] +
+           " " + group[1] + " " + group[2] + " " + group[3] + ")");
+    std::size_t next = first + 4;
+    if (next < t.size() && t[next] == kPerIterationColumns[0].first) {
+      for (const auto& [column, key] : kPerIterationColumns) {
+        if (next >= t.size() || t[next] != column)
+          fail(std::string("unexpected nccl-tests header (per-iteration columns without ") +
+               column + ")");
+        group.push_back(t[next++]);
+      }
+    }
+    return group;
   }
 
   // The placement of a row's lone group of values: out-of-place unless it stands in the
@@ -224,25 +276,29 @@ class LogParser {
     return distance(header[1]) < distance(header[0]) ? 1 : 0;
   }
 
-  void read_row(const std::vector<std::string>& t, const std::string& line) {
+  void read_row(std::vector<std::string> t, const std::string& line) {
     const Layout& l = *layout_;
-    // A full row, or one group of four values; anything else is a cut or garbled line.
-    if (t.size() != l.columns && t.size() != l.leading.size() + 4)
+    // A full row, or one group of values; anything else is a cut or garbled line.
+    if (t.size() != l.values(l.groups) && t.size() != l.values(1))
       fail("nccl-tests row has " + std::to_string(t.size()) + " columns, expected " +
-           std::to_string(l.columns) + " (truncated?)");
+           std::to_string(l.values(l.groups)) + " (truncated?)");
+    nlohmann::json row_extra = nlohmann::json::object();
+    if (l.timestamp) row_extra["printed_at"] = take_timestamp(t);
     const std::string op = !op_.empty() ? op_ : !binary_op_.empty() ? binary_op_ : "unknown";
     Params params = case_params(op, l.leading, t);
     std::vector<int> placements{0, 1};
-    if (t.size() == l.leading.size() + 4)
+    if (t.size() == l.leading.size() + l.group_width)
       placements = {lone_group_placement(line, l.leading.size())};
     for (std::size_t group = 0; group < placements.size(); ++group) {
       const int inplace = placements[group];
-      const std::size_t base = l.leading.size() + 4 * group;
+      const std::size_t base = l.leading.size() + l.group_width * group;
       if (!parse_number(t[base])) continue;  // "N/A": this variant was not measured
       params["inplace"] = inplace ? "1" : "0";
       const double time_us = number(t[base], l.time_metric);
+      nlohmann::json time_extra = row_extra;
+      if (l.per_iteration) time_extra["per_iteration"] = per_iteration(t, base + 4);
       add_metric(op, params, l.time_metric, "us", Direction::lower_is_better, time_us, false, t,
-                 base);
+                 base, time_extra);
       for (const auto& [metric, column] : {std::pair{"algbw", 1}, std::pair{"busbw", 2}}) {
         double value = number(t[base + column], metric);
         std::optional<double> derived;
@@ -250,9 +306,32 @@ class LogParser {
         if (value == 0 && l.time_metric == "time")
           derived = derive_from_time(metric, op, params, time_us);
         add_metric(op, params, metric, "GB/s", Direction::higher_is_better, derived.value_or(value),
-                   derived.has_value(), t, base);
+                   derived.has_value(), t, base, row_extra);
       }
     }
+  }
+
+  // The date and clock time that end a -S 1 row ("2026-12-03 14:05:09"), taken off the row.
+  std::string take_timestamp(std::vector<std::string>& t) const {
+    static const std::regex date_re(R"(^\d{4}-\d{2}-\d{2}$)");
+    static const std::regex clock_re(R"(^\d{2}:\d{2}:\d{2}$)");
+    const std::string date = t[t.size() - 2], clock = t.back();
+    std::smatch m;
+    if (!bounded_regex_match(date, m, date_re) || !bounded_regex_match(clock, m, clock_re))
+      fail("'" + date + " " + clock + "' is not the date and time the 'timestamp' column holds");
+    t.resize(t.size() - 2);
+    return date + " " + clock;
+  }
+
+  // One placement's per-iteration columns, from `first`: µs, and the variation in percent.
+  // "N/A" (a placement of nccl-tests' JSON without its report) leaves a statistic out.
+  nlohmann::json per_iteration(const std::vector<std::string>& t, std::size_t first) {
+    nlohmann::json stats = nlohmann::json::object();
+    for (const auto& [column, key] : kPerIterationColumns) {
+      const std::string& value = t[first++];
+      if (value != "N/A") stats[key] = number(value, column);
+    }
+    return stats;
   }
 
   double number(const std::string& value, const std::string& metric) {
@@ -281,10 +360,13 @@ class LogParser {
 
   // One row's value of a series. A series met again under the same table header is another
   // cycle of the same run (nccl-tests' -N prints each cycle's rows): its value is one more
-  // sample. Under a later header it is a second run in one log, which is refused.
+  // sample. Under a later header it is a second run in one log, which is refused. Each key of
+  // `sample_extra` (the row's timestamp, the per-iteration columns) is a list in the result's
+  // extra, one entry per sample.
   void add_metric(const std::string& op, const Params& params, const std::string& metric,
                   const std::string& unit, Direction dir, double value, bool derived,
-                  const std::vector<std::string>& t, std::size_t base) {
+                  const std::vector<std::string>& t, std::size_t base,
+                  const nlohmann::json& sample_extra) {
     Result r;
     r.key = {"collectives." + op, params, metric};
     r.unit = unit;
@@ -305,6 +387,7 @@ class LogParser {
     }
     const auto [at, first] = seen_.try_emplace(r.key.id(), table_, run_.results.size());
     if (first) {
+      for (const auto& [key, item] : sample_extra.items()) r.extra[key].push_back(item);
       r.summary = summarize(r.samples);
       run_.results.push_back(std::move(r));
       return;
@@ -313,6 +396,7 @@ class LogParser {
       fail("series " + r.key.id() + " appears twice (several runs in one log? split it per run)");
     Result& earlier = run_.results[at->second.second];
     earlier.samples.push_back(value);
+    for (const auto& [key, item] : sample_extra.items()) earlier.extra[key].push_back(item);
     earlier.summary = summarize(earlier.samples);
     if (derived) earlier.extra["derived_from_time"] = true;
     if (wrong && layout_->wrong_count) {  // summed over the cycles that were checked
@@ -329,13 +413,16 @@ class LogParser {
   // How the timed loops launched, in the flags perfgate-collectives records as its comparable
   // collectives.launch (absent for plain launches), in its order: "-m 4" for agg iters 4,
   // "-z 1" for a "# Blocking Enabled:" line, "-G 10" for graph 10, "-R 1" for perfgate's
-  // "# Registered buffers:" line (nccl-tests' logs do not say whether -R was given).
+  // "# Registered buffers:" line (nccl-tests' logs do not say whether -R was given), "-u 8"
+  // for the newest nccl-tests' "unalign: 8".
   void read_launch(const std::string& line) {
     static const std::regex agg_re(R"(agg iters:\s*(\d{1,9}))");
     static const std::regex graph_re(R"(graph:\s*(\d{1,9}))");
+    static const std::regex unalign_re(R"(unalign:\s*(\d{1,9}))");
     std::smatch m;
     if (bounded_regex_search(line, m, agg_re)) agg_iters_ = std::stol(m[1]);
     if (bounded_regex_search(line, m, graph_re)) graph_ = std::stol(m[1]);
+    if (bounded_regex_search(line, m, unalign_re)) unalign_ = std::stol(m[1]);
   }
 
   // Newer nccl-tests name the -z mode in words: 1 waits and barriers after each operation, 2
@@ -364,6 +451,7 @@ class LogParser {
     if (blocking_ != 0) flags.push_back("-z " + std::to_string(blocking_));
     if (graph_ != 0) flags.push_back("-G " + std::to_string(graph_));
     if (registration_ != 0) flags.push_back("-R " + std::to_string(registration_));
+    if (unalign_ != 0) flags.push_back("-u " + std::to_string(unalign_));
     std::string launch;
     for (const std::string& f : flags) launch += (launch.empty() ? "" : " ") + f;
     if (!launch.empty()) run_.fingerprint.comparable["collectives.launch"] = launch;
@@ -429,6 +517,7 @@ class LogParser {
   std::string library_code_;                       // "nccl-library=" of the nccl-tests version line
   long agg_iters_ = 1, graph_ = 0, blocking_ = 0;  // how the timed loops launched
   long registration_ = 0;                          // -R, on which buffers
+  long unalign_ = 0;  // the newest nccl-tests' "unalign:", its buffers' offset from alignment
   std::optional<Layout> layout_;
   std::vector<RankLine> ranks_;
   std::size_t table_ = 0;  // table headers read so far: one per run

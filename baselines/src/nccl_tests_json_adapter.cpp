@@ -37,9 +37,10 @@ class JsonToLog {
     }
     const nlohmann::json& results = array(need(doc, "results", ""), "results");
     cputime_ = reports_cputime(results);
-    const char* time = cputime_ ? "cputime" : "time";
-    out += fmt::format(
-        "#  size count type redop root {0} algbw busbw #wrong {0} algbw busbw #wrong\n", time);
+    per_iteration_ = reports_per_iteration(results);
+    const std::string group = fmt::format("{} algbw busbw #wrong{}", cputime_ ? "cputime" : "time",
+                                          per_iteration_ ? " i_min i_max i_p99 i_cv%" : "");
+    out += fmt::format("#  size count type redop root {0} {0}\n", group);
     for (std::size_t i = 0; i < results.size(); ++i)
       out += row(results[i], fmt::format("results[{}]", i));
     return out;
@@ -202,8 +203,40 @@ class JsonToLog {
     return false;
   }
 
+  // The newest nccl-tests' per-iteration report adds "out_of_place_per_iter" and
+  // "in_place_per_iter" objects beside the placements.
+  static bool reports_per_iteration(const nlohmann::json& results) {
+    for (const nlohmann::json& row : results) {
+      if (!row.is_object()) continue;
+      for (const char* key : {"out_of_place_per_iter", "in_place_per_iter"})
+        if (find(row, key) != nullptr) return true;
+    }
+    return false;
+  }
+
+  // The log's per-iteration columns of one placement (i_min i_max i_p99 i_cv%), "N/A" where the
+  // row has none.
+  std::string per_iteration(const nlohmann::json& row, const std::string& key,
+                            const std::string& path) const {
+    const nlohmann::json* p = find(row, (key + "_per_iter").c_str());
+    if (p == nullptr) return " N/A N/A N/A N/A";
+    const std::string at = path + "." + key + "_per_iter";
+    object(*p, at);
+    std::string out;
+    for (const char* column : {"min_us", "max_us", "p99_us", "cv_pct"}) {
+      const nlohmann::json& v = need(*p, column, at + ".");
+      if (!v.is_number()) fail(at + "." + column, "not a number");
+      out += fmt::format(" {}", v.get<double>());
+    }
+    return out;
+  }
+
   // One placement's four columns; "N/A" where it was not measured (null, or nccl-tests' "nan").
   std::string placement(const nlohmann::json& row, const char* key, const std::string& path) const {
+    return columns(row, key, path) + (per_iteration_ ? per_iteration(row, key, path) : "");
+  }
+
+  std::string columns(const nlohmann::json& row, const char* key, const std::string& path) const {
     const nlohmann::json* p = find(row, key);
     if (p == nullptr) return " N/A N/A N/A N/A";
     const std::string at = path + "." + key;
@@ -240,6 +273,7 @@ class JsonToLog {
 
   std::string source_;
   bool cputime_ = false;
+  bool per_iteration_ = false;
 };
 
 }  // namespace

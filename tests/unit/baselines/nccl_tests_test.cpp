@@ -300,6 +300,107 @@ TEST_CASE("a row with one group of values belongs to the placement whose column 
   for (const Result& r : out_of_place_only.results) CHECK(r.key.params.at("inplace") == "0");
 }
 
+TEST_CASE(
+    "the newest nccl-tests' per-iteration columns: the table's series, each "
+    "placement's iteration statistics beside its time") {
+  const Run run = read_results_file(kData / "nccl_per_iteration.log");
+  CHECK(run.results.size() == 4 * 2 * 3);
+  const std::string p =
+      "collectives.all_reduce/bytes:17179869184/dtype:f32/inplace:0/redop:sum/root:-1";
+  const Result& time = find_series(run, p + "@time");
+  // getFloatStr's one decimal from 10 ms: the printed digits, as printed.
+  CHECK(time.samples == std::vector<double>{38012.4});
+  CHECK(find_series(run, p + "@busbw").samples == std::vector<double>{451.95});
+  REQUIRE(time.extra["per_iteration"].size() == 1);
+  const nlohmann::json& stats = time.extra["per_iteration"][0];
+  CHECK(stats["min_us"] == 35351.5);
+  CHECK(stats["max_us"] == 45995.0);
+  CHECK(stats["p99_us"] == 44854.6);
+  CHECK(stats["cv_pct"] == 0.41);
+  // The in-place group is read from its own columns, after the out-of-place per-iteration ones.
+  const Result& in_place = find_series(
+      run, "collectives.all_reduce/bytes:1024/dtype:f32/inplace:1/redop:sum/root:-1@time");
+  CHECK(in_place.samples == std::vector<double>{14.02});
+  CHECK(in_place.extra["per_iteration"][0]["min_us"] == 13.04);
+  CHECK(in_place.extra["wrong"] == 0);
+  // Bandwidths carry no iteration statistics; "unalign: 0" is a plain launch.
+  CHECK(find_series(run, p + "@algbw").extra.count("per_iteration") == 0);
+  CHECK(run.fingerprint.comparable.count("collectives.launch") == 0);
+  CHECK(run.fingerprint.comparable.at("nccl.version") == "22803");
+  CHECK(run.metadata["nccl_tests"]["gpu_memory_usage"] ==
+        "Init 520.00 MB | Buffers 32.0 GB | Total  32.5 GB");
+}
+
+TEST_CASE("nccl-tests -S 1: each row's timestamp is kept with its samples, not read as values") {
+  const Run run = read_results_file(kData / "nccl_timestamps.log");
+  CHECK(run.results.size() == 4 * 2 * 3);
+  const std::string p =
+      "collectives.all_reduce/bytes:1048576/dtype:f32/inplace:1/redop:sum/root:-1";
+  CHECK(find_series(run, p + "@time").samples == std::vector<double>{30.95});
+  CHECK(find_series(run, p + "@busbw").extra["printed_at"] ==
+        nlohmann::json::array({"2026-12-03 14:05:10"}));
+  // Under -N the rows repeat: one timestamp a sample.
+  const std::string header =
+      "# Collective test starting: all_reduce_perf\n"
+      "#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong timestamp\n";
+  const std::string row = "  1024 256 float sum -1 10.0 0.10 0.10 0 9.0 0.11 0.11 0 ";
+  const Run cycles = from_nccl_tests_log(
+      header + row + "2026-12-03 14:05:09\n" + row + "2026-12-03 14:05:10\n", "n2.log");
+  const Result& t = find_series(
+      cycles, "collectives.all_reduce/bytes:1024/dtype:f32/inplace:0/redop:sum/root:-1@time");
+  CHECK(t.samples.size() == 2);
+  CHECK(t.extra["printed_at"].size() == 2);
+  // A row cut inside its timestamp, or one whose last words are no date and time, is refused.
+  CHECK_THROWS_WITH(from_nccl_tests_log(header + row + "2026-12-03\n", "cut.log"),
+                    Catch::Contains("cut.log: line 3") && Catch::Contains("truncated"));
+  CHECK_THROWS_WITH(
+      from_nccl_tests_log(header + "  1024 256 float sum -1 10.0 0.10 0.10 0 9.0 0.11 0.11 0 0 0\n",
+                          "bad.log"),
+      Catch::Contains("bad.log: line 3: '0 0' is not the date and time"));
+}
+
+TEST_CASE("the newest nccl-tests' number format: exponents, one decimal, no decimals") {
+  // getFloatStr keeps a value in its column: 1.2e+07 us, 1234.6 GB/s, 123456 us.
+  const Run run = from_nccl_tests_log(
+      "# Collective test starting: all_reduce_perf\n"
+      "#  size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n"
+      "  68719476736 17179869184 float sum -1 1.2e+07   5.73   5.73      0  123456 1234.6 "
+      "1234.6      0\n",
+      "wide.log");
+  CHECK(find_series(run,
+                    "collectives.all_reduce/bytes:68719476736/dtype:f32/inplace:0/redop:sum/"
+                    "root:-1@time")
+            .samples == std::vector<double>{1.2e7});
+  CHECK(find_series(run,
+                    "collectives.all_reduce/bytes:68719476736/dtype:f32/inplace:1/redop:sum/"
+                    "root:-1@busbw")
+            .samples == std::vector<double>{1234.6});
+}
+
+TEST_CASE("a header whose groups are not nccl-tests' is refused naming what it found") {
+  CHECK_THROWS_WITH(
+      from_nccl_tests_log("#  size count type redop root time busbw algbw #wrong\n", "h.log"),
+      Catch::Contains("h.log: line 1: unexpected nccl-tests header (expected time algbw busbw "
+                      "#wrong, found time busbw algbw #wrong)"));
+  CHECK_THROWS_WITH(
+      from_nccl_tests_log("#  size count type redop root time algbw busbw #wrong i_min i_max "
+                          "i_cv%\n",
+                          "p.log"),
+      Catch::Contains("per-iteration columns without i_p99"));
+  CHECK_THROWS_WITH(
+      from_nccl_tests_log("#  size count type redop root time algbw busbw #wrong i_min i_max "
+                          "i_p99 i_cv% time algbw busbw #wrong\n",
+                          "m.log"),
+      Catch::Contains("the in-place columns differ from the out-of-place"));
+  // A unalign offset is a launch of its own: not compared with aligned runs.
+  const Run unaligned = from_nccl_tests_log(
+      "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20 agg "
+      "iters: 1 validation: 1 graph: 0 unalign: 8\n" +
+          kOneRowTable,
+      "u.log");
+  CHECK(unaligned.fingerprint.comparable.at("collectives.launch") == "-u 8");
+}
+
 TEST_CASE("truncated or foreign text is refused with the line") {
   CHECK_THROWS_WITH(read_results_file(kData / "nccl_truncated.log"),
                     Catch::Contains("nccl_truncated.log: line 22") && Catch::Contains("truncated"));
@@ -445,4 +546,38 @@ TEST_CASE("nccl-tests JSON: processes on two hosts, -m and -z, and what is refus
         }) ==
         "ag.json: nccl-tests JSON: args: -R 3: not 0, 1 (ncclCommRegister) or 2 (symmetric "
         "windows)");
+}
+
+TEST_CASE("nccl-tests JSON with the per-iteration report: its statistics beside each time") {
+  nlohmann::json doc = nlohmann::json::parse(R"({
+    "version": 2, "nccl_version": 22803, "args": ["./build/all_reduce_perf"],
+    "config": {"nthreads": 1, "ngpus": 1, "minimum_bytes": 1024, "maximum_bytes": 1024,
+               "step_factor": 2, "warmup_iters": 5, "iterations": 20,
+               "aggregated_iterations": 1, "validation": 1, "graph": 0,
+               "per_iter_timing": "true"},
+    "results": [{"size": 1024, "count": 256, "type": "float", "redop": "sum", "root": "    -1",
+                 "out_of_place": {"time": 14.3125, "alg_bw": 0.071546, "bus_bw": 0.071546,
+                                  "nwrong": 0.0},
+                 "out_of_place_per_iter": {"min_us": 13.312, "max_us": 17.3248,
+                                           "avg_us": 14.3125, "p50_us": 14.1, "p95_us": 16.0,
+                                           "p99_us": 16.8896, "stdev_us": 0.4866, "cv_pct": 3.4,
+                                           "times_us": [14.1, 13.312, 17.3248]},
+                 "in_place": {"time": 14.0208, "alg_bw": 0.073034, "bus_bw": 0.073034,
+                              "nwrong": 0.0}}]})");
+  const Run run = from_nccl_tests_json(doc, "pi.json");
+  CHECK(run.results.size() == 2 * 3);
+  const std::string p = "collectives.all_reduce/bytes:1024/dtype:f32/inplace:";
+  const Result& out_of_place = find_series(run, p + "0/redop:sum/root:-1@time");
+  CHECK(out_of_place.samples == std::vector<double>{14.3125});
+  CHECK(out_of_place.extra["per_iteration"] ==
+        nlohmann::json::parse(
+            R"([{"min_us": 13.312, "max_us": 17.3248, "p99_us": 16.8896, "cv_pct": 3.4}])"));
+  // A placement without its report keeps its time and has no statistics.
+  const Result& in_place = find_series(run, p + "1/redop:sum/root:-1@time");
+  CHECK(in_place.samples == std::vector<double>{14.0208});
+  CHECK(in_place.extra["per_iteration"] == nlohmann::json::parse("[{}]"));
+  doc["results"][0]["out_of_place_per_iter"]["p99_us"] = "fast";
+  CHECK_THROWS_WITH(from_nccl_tests_json(doc, "pi.json"),
+                    "pi.json: nccl-tests JSON: results[0].out_of_place_per_iter.p99_us: not a "
+                    "number");
 }
