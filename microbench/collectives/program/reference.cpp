@@ -55,8 +55,9 @@ void run_reference(ModeContext& ctx) {
     }
     const double t = summarize(m.sample_us).mean;
     const double alg = algbw_gbps(m.bytes, t);
-    text += fmt::format("  {:>10}  {:>12}  {:>7}  {:6.2f}  {:6.2f}\n", m.bytes, count,
-                        format_time_us(t), alg, alg * busbw_factor(Collective::all_reduce, n));
+    text += fmt::format("  {:>10}  {:>12}  {}  {}  {}\n", m.bytes, count, format_time_us(t),
+                        format_table_number(alg, 6),
+                        format_table_number(alg * busbw_factor(Collective::all_reduce, n), 6));
     if (ctx.comm.rank() == 0) ctx.document.add(reference_results(m, ctx.document.scale()));
   }
   print_on_root(ctx.comm, text);

@@ -1,5 +1,7 @@
 #include "perfgate/collectives/nccl_table.hpp"
 
+#include <array>
+
 #include <fmt/format.h>
 
 namespace perfgate::collectives {
@@ -9,9 +11,21 @@ std::string placement_cells(const PlacementCells& c) {
   // Blank, as nccl-tests leaves the out-of-place cells under -O 0 (its readers, perfgate's
   // included, tell the placement by the column the values stand in).
   if (!c.measured) return std::string(32, ' ');
-  const std::string wrong = c.wrong ? fmt::format("{:5d}", *c.wrong) : std::string("  N/A");
-  return fmt::format("  {:>7}  {:6.2f}  {:6.2f}  {}", format_time_us(c.time_us), c.algbw, c.busbw,
-                     wrong);
+  // A count as nccl-tests prints it (%6g: 1e+06 and up in exponent form); unchecked, its "N/A"
+  // stands one column left of the counts, as nccl-tests' does.
+  const std::string wrong =
+      c.wrong ? fmt::format("  {:6g}", static_cast<double>(*c.wrong)) : std::string("    N/A");
+  return fmt::format("  {}  {}  {}{}", format_time_us(c.time_us), format_table_number(c.algbw, 6),
+                     format_table_number(c.busbw, 6), wrong);
+}
+
+// One of the header's two column lines (names, then units) in nccl-tests' widths. nccl-tests
+// ends both with " %*s", its timestamp column, here empty: a trailing space.
+std::string column_line(const std::array<const char*, 13>& w) {
+  return fmt::format(
+      "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  "
+      "{:>6} \n",
+      w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12]);
 }
 
 // -R's line, in the words of nccl-tests' own "# Blocking Enabled:" lines.
@@ -24,10 +38,17 @@ std::string registration_line(int registration) {
 
 }  // namespace
 
+std::string format_table_number(double value, int width) {
+  int digits = 0;  // before the decimal point; 0 below 1
+  for (double bound = 1; value >= bound && digits <= width + 1; bound *= 10) ++digits;
+  if (digits < width - 2) return fmt::format("{:{}.2f}", value, width);
+  if (digits < width - 1) return fmt::format("{:{}.1f}", value, width);
+  if (digits < width + 1) return fmt::format("{:{}.0f}", value, width);
+  return width >= 7 ? fmt::format("{:{}.1e}", value, width) : fmt::format("{:{}.0e}", value, width);
+}
+
 std::string format_time_us(double us) {
-  if (us >= 10000.0) return fmt::format("{:7.0f}", us);
-  if (us >= 100.0) return fmt::format("{:7.1f}", us);
-  return fmt::format("{:7.2f}", us);
+  return format_table_number(us, 7);
 }
 
 std::string format_table_header(const TableHeader& h) {
@@ -53,21 +74,15 @@ std::string format_table_header(const TableHeader& h) {
                        r.pid, r.host, r.device, r.bus_id, r.name);
   }
   out += "#\n";
-  out +=
-      "#                                                              out-of-place                 "
-      "      "
-      "in-place          \n";
+  out += fmt::format(
+      "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}           out-of-place                       "
+      "in-place          \n",
+      "", "", "", "", "");
   const char* time = h.cputime ? "cputime" : "time";
-  out += fmt::format(
-      "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6} {:>6}  {:>7}  {:>6}  {:>6} "
-      "{:>6}\n",
-      "size", "count", "type", "redop", "root", time, "algbw", "busbw", "#wrong", time, "algbw",
-      "busbw", "#wrong");
-  out += fmt::format(
-      "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6} {:>6}  {:>7}  {:>6}  {:>6} "
-      "{:>6}\n",
-      "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)",
-      "");
+  out += column_line({"size", "count", "type", "redop", "root", time, "algbw", "busbw", "#wrong",
+                      time, "algbw", "busbw", "#wrong"});
+  out += column_line({"(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)",
+                      "(GB/s)", "(GB/s)", ""});
   return out;
 }
 

@@ -1,7 +1,8 @@
 """Checks one perfgate-collectives table (stdout) against nccl-tests' rules and its document.
 
 usage: check_run.py TABLE DOCUMENT RANKS
-- every row: busbw == algbw x factor as printed (within the 2-decimal rounding), #wrong == 0;
+- every row: busbw == algbw x factor as printed (within each cell's rounding: 2 decimals, or
+  fewer where a value fills its 6 characters), #wrong == 0;
 - document: busbw samples == algbw samples x factor (exactly), per_rank_us has RANKS entries,
   scale.ranks == RANKS, every collective present out-of-place and in-place.
 """
@@ -24,6 +25,12 @@ def fail(msg):
     sys.exit(1)
 
 
+def half_unit(cell):
+    """Half a unit in the last printed place of a cell ("0.12", "1234.6", "123457")."""
+    decimals = len(cell.split(".")[1]) if "." in cell and "e" not in cell else 0
+    return 0.5 * 10 ** -decimals
+
+
 def check_table(path, ranks):
     op, rows = None, 0
     for line in open(path):
@@ -38,7 +45,8 @@ def check_table(path, ranks):
         f = FACTOR[op](ranks)
         for base in (5, 9):
             algbw, busbw, wrong = float(t[base + 1]), float(t[base + 2]), t[base + 3]
-            if abs(busbw - algbw * f) > 0.005 + 0.005 * f + 1e-9:
+            rounding = half_unit(t[base + 2]) + half_unit(t[base + 1]) * f
+            if abs(busbw - algbw * f) > rounding + 1e-9:
                 fail(f"{op}: busbw {busbw} != algbw {algbw} x {f}: {line!r}")
             if wrong != "0":
                 fail(f"{op}: #wrong {wrong}: {line!r}")

@@ -59,14 +59,17 @@ TEST_CASE("the header is nccl-tests' header, character for character") {
   CHECK(lines[4] ==
         "#  Rank  0 Group  0 Pid   6899 on ztan-mig-235z device  0 [0000:04:00] NVIDIA H100 80GB "
         "HBM3");
+  CHECK(lines[6] ==
+        "#                                                              out-of-place               "
+        "        in-place          ");
+  // Two spaces before each #wrong and a trailing space: the newest nccl-tests' header, which
+  // ends with its (here empty) timestamp column.
   CHECK(lines[7] ==
-        "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
-        "time   algbw   busbw "
-        "#wrong");
+        "#       size         count      type   redop    root     time   algbw   busbw  #wrong     "
+        "time   algbw   busbw  #wrong ");
   CHECK(lines[8] ==
-        "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            "
-        "(us)  (GB/s)  "
-        "(GB/s)       ");
+        "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             "
+        "(us)  (GB/s)  (GB/s)         ");
 }
 
 TEST_CASE("with -C the time columns are headed cputime, as nccl-tests heads them") {
@@ -76,17 +79,16 @@ TEST_CASE("with -C the time columns are headed cputime, as nccl-tests heads them
   const std::vector<std::string> lines = lines_of(format_table_header(h));
   REQUIRE(lines.size() == 8);  // no rank lines
   CHECK(lines[6] ==
-        "#       size         count      type   redop    root  cputime   algbw   busbw #wrong  "
-        "cputime   algbw   busbw #wrong");
+        "#       size         count      type   redop    root  cputime   algbw   busbw  #wrong  "
+        "cputime   algbw   busbw  #wrong ");
 }
 
-TEST_CASE("rows are laid out as nccl-tests prints them") {
-  // Real nccl-tests rows (all_reduce_perf, 16 H100s).
+TEST_CASE("rows are laid out as the newest nccl-tests prints them") {
+  // Sizes and times of real nccl-tests rows (all_reduce_perf, 16 H100s), in getFloatStr's form.
   TableRow small{8, 2, DataType::f32, "sum", -1, {135.8, 0.00, 0.00, 0}, {123.5, 0.00, 0.00, 0}};
   CHECK(format_table_row(small) ==
-        "           8             2     float     sum      -1    135.8    0.00    0.00      0    "
-        "123.5    0.00    "
-        "0.00      0\n");
+        "           8             2     float     sum      -1   135.80    0.00    0.00       0   "
+        "123.50    0.00    0.00       0\n");
   TableRow big{8589934592ULL,
                2147483648ULL,
                DataType::f32,
@@ -95,22 +97,32 @@ TEST_CASE("rows are laid out as nccl-tests prints them") {
                {47535, 180.71, 338.82, 0},
                {47743, 179.92, 337.35, 0}};
   CHECK(format_table_row(big) ==
-        "  8589934592    2147483648     float     sum      -1    47535  180.71  338.82      0    "
-        "47743  179.92  "
-        "337.35      0\n");
+        "  8589934592    2147483648     float     sum      -1  47535.0  180.71  338.82       0  "
+        "47743.0  179.92  337.35       0\n");
+  // Unchecked: nccl-tests' "N/A" one column left of where a count ends.
   TableRow unchecked{
       1024, 256, DataType::bf16, "none", 0, {3.5, 0.29, 0.29, std::nullopt}, {3.5, 0.29, 0.29, 7}};
   CHECK(format_table_row(unchecked) ==
         "        1024           256  bfloat16    none       0     3.50    0.29    0.29    N/A     "
-        "3.50    0.29    "
-        "0.29      7\n");
+        "3.50    0.29    0.29       7\n");
+  // Values past their columns: exponent forms, fewer decimals, a count of a million in %g.
+  TableRow wide{1024,
+                256,
+                DataType::f32,
+                "sum",
+                -1,
+                {1.2e7, 1234.56, 123456.7, 1234567},
+                {99999.4, 0.004, 999999.0, 0}};
+  CHECK(format_table_row(wide) ==
+        "        1024           256     float     sum      -1  1.2e+07  1234.6  123457  1.23457e+06"
+        "  99999.4    0.00  999999       0\n");
 }
 
 TEST_CASE("under -O 0 the out-of-place cells are blank, as nccl-tests leaves them") {
   TableRow row{1024, 256, DataType::f32, "sum", -1, {}, {40.17, 0.03, 0.05, 0}};
   row.out_of_place.measured = false;
   CHECK(format_table_row(row) == "        1024           256     float     sum      -1" +
-                                     std::string(32, ' ') + "    40.17    0.03    0.05      0\n");
+                                     std::string(32, ' ') + "    40.17    0.03    0.05       0\n");
 }
 
 TEST_CASE("the footer carries the out-of-bounds count and the average bus bandwidth") {
@@ -120,8 +132,18 @@ TEST_CASE("the footer carries the out-of-bounds count and the average bus bandwi
   CHECK(format_table_footer(3, 1, "x").find(": 3 FAILED") != std::string::npos);
 }
 
-TEST_CASE("time cells switch precision like nccl-tests") {
+TEST_CASE("cells keep their width as nccl-tests' getFloatStr keeps it") {
   CHECK(format_time_us(1.234) == "   1.23");
-  CHECK(format_time_us(135.83) == "  135.8");
-  CHECK(format_time_us(12646.2) == "  12646");
+  CHECK(format_time_us(135.83) == " 135.83");
+  CHECK(format_time_us(9999.994) == "9999.99");
+  CHECK(format_time_us(12646.24) == "12646.2");
+  CHECK(format_time_us(123456.7) == " 123457");
+  CHECK(format_time_us(9999999.4) == "9999999");
+  CHECK(format_time_us(12345678) == "1.2e+07");
+  CHECK(format_time_us(0) == "   0.00");
+  CHECK(format_table_number(999.994, 6) == "999.99");
+  CHECK(format_table_number(1234.56, 6) == "1234.6");
+  CHECK(format_table_number(99999.4, 6) == " 99999");
+  CHECK(format_table_number(999999.4, 6) == "999999");
+  CHECK(format_table_number(1234567, 6) == " 1e+06");  // nccl-tests' %6.0e below width 7
 }

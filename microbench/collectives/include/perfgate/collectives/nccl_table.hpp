@@ -1,6 +1,7 @@
 #pragma once
-// The nccl-tests stdout table, column for column, so that people and nccl-tests log parsers
-// (perfgate's own `ingest --format nccl-tests` included) read it as they read nccl-tests.
+// The nccl-tests stdout table, column for column as the newest nccl-tests print it, so that people
+// and nccl-tests log parsers (perfgate's own `ingest --format nccl-tests` included) read it as
+// they read nccl-tests.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -50,7 +51,10 @@ struct TableRow {
   PlacementCells out_of_place, in_place;
 };
 
-// nccl-tests' time cell: two decimals below 100 us, one below 10000 us, none above.
+// A number in `width` characters as the newest nccl-tests print their cells (getFloatStr): two
+// decimals while they fit, then one, then none, then exponent form (1.2e+07). Times are 7 wide,
+// bandwidths 6: a time has two decimals below 10 ms, one below 100 ms, none below 10 s.
+std::string format_table_number(double value, int width);
 std::string format_time_us(double us);
 std::string format_table_header(const TableHeader& header);
 std::string format_table_row(const TableRow& row);
