@@ -1,6 +1,30 @@
 #include "backend.hpp"
 
+#include <chrono>
+
 namespace perfgate::collectives {
+namespace {
+
+class HostIterationClock final : public IterationClock {
+ public:
+  explicit HostIterationClock(int marks) { marks_.reserve(static_cast<std::size_t>(marks)); }
+  void mark() override { marks_.push_back(std::chrono::steady_clock::now()); }
+  std::vector<double> spans_us() override {
+    std::vector<double> spans;
+    for (std::size_t i = 1; i < marks_.size(); ++i)
+      spans.push_back(std::chrono::duration<double, std::micro>(marks_[i] - marks_[i - 1]).count());
+    return spans;
+  }
+
+ private:
+  std::vector<std::chrono::steady_clock::time_point> marks_;
+};
+
+}  // namespace
+
+std::unique_ptr<IterationClock> Backend::iteration_clock(int marks) {
+  return std::make_unique<HostIterationClock>(marks);
+}
 
 void Backend::run_loop(int iters, const std::function<void()>& before_each) {
   for (int i = 0; i < iters; ++i) {

@@ -23,6 +23,15 @@ struct LoopPlan {
   int group = 1;
 };
 
+// Marks between the iterations of one timed loop (-I 1), read once the loop's operations are
+// done: spans_us()[i] is the time from mark i to mark i + 1.
+class IterationClock {
+ public:
+  virtual ~IterationClock() = default;
+  virtual void mark() = 0;
+  virtual std::vector<double> spans_us() = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -67,6 +76,11 @@ class Backend {
   virtual void ready_timed_loop(const LoopPlan& /*plan*/) {}
   virtual long run_timed_loop(const LoopPlan& plan, const std::function<void()>& before_each,
                               const std::function<void()>& after_each);
+  // A clock for `marks` marks of one timed loop, and what the table calls it. By default the
+  // host's clock, right where an operation returns when done (MPI); NCCL records CUDA events
+  // on its stream.
+  virtual std::unique_ptr<IterationClock> iteration_clock(int marks);
+  virtual std::string iteration_timing() const { return "host clock"; }
   // Ends communication for good so that a hung operation returns (watchdog; any thread).
   virtual void abort() noexcept {}
 
@@ -83,11 +97,18 @@ std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group);
 // is left waiting: 0 on every rank when some rank has none, or with `required` NoDeviceError
 // on every rank.
 int agreed_nccl_devices(const Communicator& comm, bool required);
-// `devices`: agreed_nccl_devices' count (> 0). `graph_launches`: 0 for plain launches, else
-// the replays of each timed loop's graph (-G). `local_register`: -R (0, 1 or 2); a registration
-// the NCCL library cannot make is an InputError naming -R.
+// How the NCCL backend launches: `graph_launches` 0 for plain launches, else the replays of
+// each timed loop's graph (-G); `local_register` -R (0, 1 or 2); `stream_null` (-y 1) the
+// operations on the legacy default stream instead of a non-blocking stream of their own.
+struct NcclLaunch {
+  int graph_launches = 0;
+  int local_register = 0;
+  bool stream_null = false;
+};
+// `devices`: agreed_nccl_devices' count (> 0). A registration the NCCL library cannot make is an
+// InputError naming -R.
 std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int devices,
-                                           int graph_launches, int local_register);
+                                           const NcclLaunch& launch);
 #endif
 
 }  // namespace perfgate::collectives

@@ -33,7 +33,8 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
   // auto: NCCL only when every rank sees a device (agreed, so all ranks pick the same backend).
   if (o.backend == "nccl" || o.backend == "auto") {
     const int devices = pc::agreed_nccl_devices(comm, o.backend == "nccl");
-    if (devices > 0) return pc::make_nccl_backend(comm, devices, o.cuda_graph, o.local_register);
+    if (devices > 0)
+      return pc::make_nccl_backend(comm, devices, {o.cuda_graph, o.local_register, o.stream_null});
   }
 #else
   if (o.backend == "nccl")
@@ -45,6 +46,8 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
     throw perfgate::InputError(fmt::format(
         "--local_register {}: the MPI backend registers no buffers (0 only; 1 and 2 are NCCL's)",
         o.local_register));
+  if (o.stream_null)  // a table of "-y 1" must have run on the default stream
+    throw perfgate::InputError("--stream_null 1: the MPI backend has no CUDA streams (0 only)");
   return pc::make_mpi_backend(comm, o.agg_iters);
 }
 

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "backend.hpp"
+#include "event_clock.hpp"
 #include "nccl_buffer.hpp"
 #include "perfgate/collectives/communicator.hpp"
 #include "perfgate/collectives/watchdog.hpp"
@@ -116,8 +117,11 @@ struct DeviceBuffer {
 
 class NcclBackend final : public Backend {
  public:
-  NcclBackend(const Communicator& comm, int devices, int graph_launches, Registration registration)
-      : comm_(comm), graph_launches_(graph_launches), send_(registration), recv_(registration) {
+  NcclBackend(const Communicator& comm, int devices, const NcclLaunch& launch)
+      : comm_(comm),
+        graph_launches_(launch.graph_launches),
+        send_(static_cast<Registration>(launch.local_register)),
+        recv_(static_cast<Registration>(launch.local_register)) {
     device_ = comm.local_rank() % devices;
     PG_CHECK(cudaSetDevice(device_));
     PG_CHECK(cudaGetDeviceProperties(&props_, device_));
@@ -125,7 +129,9 @@ class NcclBackend final : public Backend {
     if (comm.rank() == 0) PG_CHECK(ncclGetUniqueId(&id));
     MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm.comm());
     PG_CHECK(ncclCommInitRank(&nccl_, comm.size(), id, comm.rank()));
-    PG_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    // -y 1, as nccl-tests' stream_null: the legacy default stream, which waits for (and makes
+    // wait) every blocking stream of the device.
+    if (!launch.stream_null) PG_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PG_CHECK(cudaStreamCreateWithFlags(&compute_stream_, cudaStreamNonBlocking));
     // After NCCL's own allocations; the node's ranks are spread over its devices by local rank.
     std::size_t free = 0, total = 0;
@@ -156,7 +162,7 @@ class NcclBackend final : public Backend {
       else
         ncclCommDestroy(nccl_);
     }
-    cudaStreamDestroy(stream_);
+    if (stream_ != nullptr) cudaStreamDestroy(stream_);
     cudaStreamDestroy(compute_stream_);
   }
 
@@ -349,6 +355,11 @@ class NcclBackend final : public Backend {
     return static_cast<long>(plan.iters) * plan.group * graph_launches_;
   }
 
+  std::unique_ptr<IterationClock> iteration_clock(int marks) override {
+    return make_event_clock(stream_, marks);
+  }
+  std::string iteration_timing() const override { return "CUDA event"; }
+
   // Polls (as nccl-tests does) rather than blocking, so that the watchdog's abort is never
   // waiting on this thread; the communicator is only touched under comm_mutex_, which abort()
   // takes too, and never again once aborted (NCCL forbids using one from two threads).
@@ -501,11 +512,11 @@ int agreed_nccl_devices(const Communicator& comm, bool required) {
 }
 
 std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int devices,
-                                           int graph_launches, int local_register) {
-  const auto registration = static_cast<Registration>(local_register);
+                                           const NcclLaunch& launch) {
+  const auto registration = static_cast<Registration>(launch.local_register);
   if (const auto why = registration_unavailable(registration))
-    throw InputError(fmt::format("--local_register {}: {}", local_register, *why));
-  return std::make_unique<NcclBackend>(comm, devices, graph_launches, registration);
+    throw InputError(fmt::format("--local_register {}: {}", launch.local_register, *why));
+  return std::make_unique<NcclBackend>(comm, devices, launch);
 }
 
 }  // namespace perfgate::collectives

@@ -103,6 +103,7 @@ std::string launch_method(const Options& o) {
   if (o.blocking != 0) flags.push_back(fmt::format("-z {}", o.blocking));
   if (o.cuda_graph > 0) flags.push_back(fmt::format("-G {}", o.cuda_graph));
   if (o.local_register != 0) flags.push_back(fmt::format("-R {}", o.local_register));
+  if (o.stream_null) flags.push_back("-y 1");
   return fmt::format("{}", fmt::join(flags, " "));
 }
 
@@ -116,27 +117,25 @@ struct NotTaken {
   const char* why;
 };
 constexpr NotTaken kNotTaken[] = {
-    {"-y,--stream_null", "operations run on a stream of their own"},
-    {"-k,--side_comp", "no side computation; --mode overlap times a GEMM beside the operations"},
-    {"-l,--replay", "no trace replay"},
-    {"-u,--unalign", "buffers are aligned"},
     {"-J,--output_file",
      "the result is a perfgate document, written by --output; perfgate ingest reads "
      "nccl-tests' JSON"},
     {"-x,--cta_policy", "no CTA policy is set"},
+    {"-D,--device_implementation", "NCCL's own implementation only"},
+    {"-V,--device_cta_count", "NCCL's own implementation only"},
+    {"-M,--memory", "no memory report; the memory check prints what a case needs"},
+    {"-u,--unalign", "buffers are aligned"},
+    // Options of nccl-tests' forks (fault tolerance, communicator splits, tuning).
+    {"-k,--side_comp", "no side computation; --mode overlap times a GEMM beside the operations"},
+    {"-l,--replay", "no trace replay"},
     {"-B,--commblocking", "communicators are blocking"},
     {"-F,--ft_test", "no fault-tolerance tests"},
     {"-L,--ft_list", "no fault-tolerance tests"},
     {"-s,--tbytes", "every size runs --iters iterations"},
-    {"-S,--split_share", "no communicator split"},
     {"-P,--split_comm", "no communicator split"},
-    {"-A,--per_coll_perf", "no per-operation times; --repetitions gives samples"},
-    {"-I,--init_ids", "one ncclUniqueId sets up the communicator"},
+    {"-A,--per_coll_perf", "no per-operation times; -I 1 times each iteration"},
     {"-q,--traffic_class", "no traffic class is set"},
     {"-U,--tuning", "no tuning report"},
-    {"-D,--device_implementation", "NCCL's own implementation only"},
-    {"-V,--device_cta_count", "NCCL's own implementation only"},
-    {"-M,--memory_report", "no memory report; the memory check prints what a case needs"},
 };
 
 void add_options_not_taken(CLI::App& app, RawOptions& raw) {
@@ -191,6 +190,13 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
                  "sweep mode: 1 shows the host's launch time per operation in the time columns");
   app.add_option("-O,--out_of_place", raw.out_of_place,
                  "sweep mode: 0 measures in place only (out-of-place cells left blank)");
+  app.add_option("-S,--report_timestamps", raw.report_timestamps,
+                 "sweep mode: 1 ends each table row with the date and time it was printed at");
+  app.add_option("-I,--per_iter_timing", raw.per_iteration,
+                 "sweep mode: 1 times each iteration on its own and adds the iterations' min, "
+                 "max, 99th percentile and variation to each placement (slowest rank's)");
+  app.add_option("-y,--stream_null", raw.stream_null,
+                 "NCCL: 1 runs the operations on the legacy default stream");
   app.add_option("-t,--nthreads", raw.threads,
                  "threads per process (1: one rank per process, one GPU per rank)");
   app.add_option("-g,--ngpus", raw.gpus, "GPUs per thread (1: one GPU per rank)");
@@ -243,16 +249,16 @@ void check_bucket_range(const Options& o) {
       o.bucket_total, o.bucket_min, o.bucket_max, type_name(dtype)));
 }
 
-// -m, -z, -N, -C and -O change how a sweep's timed loop launches its operations or what its table
-// shows; the other modes time loops of their own design (a step of buckets, a loop beside a
-// GEMM) and print tables of their own.
+// -m, -z, -N, -C, -O, -S and -I change how a sweep's timed loop launches its operations or what
+// its table shows; the other modes time loops of their own design (a step of buckets, a loop beside
+// a GEMM) and print tables of their own.
 void check_sweep_only(const Options& o) {
   if (o.mode == Mode::sweep) return;
-  const std::pair<bool, const char*> sweep_options[] = {{o.agg_iters != 1, "--agg_iters"},
-                                                        {o.blocking != 0, "--blocking"},
-                                                        {o.run_cycles != 1, "--run_cycles"},
-                                                        {o.report_cputime, "--report_cputime"},
-                                                        {!o.out_of_place, "--out_of_place"}};
+  const std::pair<bool, const char*> sweep_options[] = {
+      {o.agg_iters != 1, "--agg_iters"},     {o.blocking != 0, "--blocking"},
+      {o.run_cycles != 1, "--run_cycles"},   {o.report_cputime, "--report_cputime"},
+      {!o.out_of_place, "--out_of_place"},   {o.report_timestamps, "--report_timestamps"},
+      {o.per_iteration, "--per_iter_timing"}};
   for (const auto& [given, option] : sweep_options) {
     if (given)
       throw InputError(
@@ -260,7 +266,7 @@ void check_sweep_only(const Options& o) {
   }
 }
 
-// nccl-tests' 0/1 switches (-C, -O, -p): the value as a bool, anything else refused.
+// nccl-tests' 0/1 switches (-C, -O, -S, -I, -y, -p): the value as a bool, anything else refused.
 bool switch_value(int value, const char* option) {
   if (value != 0 && value != 1) throw InputError(fmt::format("{}: must be 0 or 1", option));
   return value == 1;
@@ -339,6 +345,19 @@ void finish_options(Options& o, const RawOptions& raw) {
     throw InputError("--run_cycles: must be from 1 to 65536 (0, endless, writes no document)");
   o.report_cputime = switch_value(raw.report_cputime, "--report_cputime");
   o.out_of_place = switch_value(raw.out_of_place, "--out_of_place");
+  o.report_timestamps = switch_value(raw.report_timestamps, "--report_timestamps");
+  o.per_iteration = switch_value(raw.per_iteration, "--per_iter_timing");
+  o.stream_null = switch_value(raw.stream_null, "--stream_null");
+  // A graph replays its iterations with no host step between them to mark (nccl-tests turns
+  // -I off under -G; refused here, so that the table has the columns asked for).
+  if (o.stream_null && o.cuda_graph > 0)
+    throw InputError(
+        "--stream_null: CUDA cannot capture the legacy default stream into a graph "
+        "(--cudagraph); use one of them");
+  if (o.per_iteration && o.cuda_graph > 0)
+    throw InputError(
+        "--per_iter_timing: a CUDA graph (--cudagraph) replays its iterations with no host step "
+        "between them to time; use one of them");
   check_sweep_only(o);
   check_one_gpu_per_rank(raw);
   if (o.repetitions < 1) throw InputError("--repetitions: must be at least 1");
@@ -378,6 +397,9 @@ nlohmann::json options_json(const Options& o) {
           {"run_cycles", o.run_cycles},
           {"report_cputime", o.report_cputime},
           {"out_of_place", o.out_of_place},
+          {"report_timestamps", o.report_timestamps},
+          {"per_iteration", o.per_iteration},
+          {"stream_null", o.stream_null},
           {"check", o.check},
           {"average", static_cast<int>(o.time_shown)},
           {"cuda_graph", o.cuda_graph},

@@ -44,6 +44,15 @@ struct Options {
   bool report_cputime = false;
   // -O 0: the sweep measures in place only, its out-of-place cells left blank (nccl-tests').
   bool out_of_place = true;
+  // -S 1: each table row ends with the date and time it was printed at (nccl-tests'
+  // report_timestamps).
+  bool report_timestamps = false;
+  // -I 1: every iteration of a timed loop is timed on its own (CUDA events on NCCL, the host's
+  // clock on MPI); each placement's row adds the iterations' minimum, maximum, 99th percentile
+  // and coefficient of variation, per iteration the slowest rank's (nccl-tests' per_iter_timing).
+  bool per_iteration = false;
+  // -y 1: NCCL's operations run on the legacy default stream (nccl-tests' stream_null).
+  bool stream_null = false;
   TimeShown time_shown = TimeShown::average;
   int cuda_graph = 0;  // -G: replays of each timed loop captured as a CUDA graph (0: none)
   // -R: the operations' buffers registered with the NCCL communicator: 0 none, 1
@@ -72,6 +81,7 @@ struct RawOptions {
   std::string bucket_total = "64M", bucket_min = "1M", bucket_max = "64M";
   std::string max_memory = "0";
   int average = 1, blocking = 0, report_cputime = 0, out_of_place = 1;
+  int report_timestamps = 0, per_iteration = 0, stream_null = 0;
   // nccl-tests' threads and GPUs per process (-t, -g) and their parallel setup (-p): one GPU
   // per rank here, so 1, 1 and either.
   int threads = 1, gpus = 1, parallel_init = 0;
@@ -87,7 +97,7 @@ void finish_options(Options& options, const RawOptions& raw);
 
 const char* mode_name(Mode m);
 // How the timed loops launch operations when not plainly one at a time, and on which buffers,
-// in nccl-tests' flags ("-m 4 -z 1 -G 10 -R 1"); empty for plain launches on unregistered
+// in nccl-tests' flags ("-m 4 -z 1 -G 10 -R 1 -y 1"); empty for plain launches on unregistered
 // buffers. A comparable fingerprint key: a grouped, blocking, graph-replayed or registered time
 // per operation is not a plain one.
 std::string launch_method(const Options& o);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <ctime>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -12,6 +13,16 @@
 
 namespace perfgate::collectives {
 namespace {
+
+// nccl-tests' -S 1 timestamp: the local date and time, to the second.
+std::string local_time_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  std::array<char, 32> text{};
+  std::strftime(text.data(), text.size(), "%Y-%m-%d %H:%M:%S", &local);
+  return text.data();
+}
 
 double mean(const std::vector<double>& v) {
   return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
@@ -63,12 +74,19 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
   const auto n = static_cast<std::size_t>(shape.ranks);
   std::vector<double> own_sum(n, 0), avg, lo, hi;
+  std::vector<double> iterations;  // -I 1, rank 0: each iteration's slowest rank, every repetition
   for (int rep = 0; rep < o.repetitions; ++rep) {
+    std::vector<double> my_iterations;
     const RankTiming mine = timed_loop(ctx.backend, ctx.comm, ctx.watchdog, {o.iters, o.agg_iters},
-                                       {o.delay_rank, o.delay_us}, o.blocking);
+                                       {o.delay_rank, o.delay_us}, o.blocking,
+                                       o.per_iteration ? &my_iterations : nullptr);
     const std::vector<RankTiming> all = gather_timings(ctx.comm, mine);
+    // As nccl-tests: an iteration's time is its slowest rank's.
+    const std::vector<double> slowest =
+        o.per_iteration ? ctx.comm.max_each(my_iterations) : std::vector<double>{};
     ctx.watchdog.disarm();
     if (ctx.comm.rank() != 0) continue;
+    iterations.insert(iterations.end(), slowest.begin(), slowest.end());
     const std::vector<double> totals = each_rank(all, &RankTiming::total_us);
     m.sample_us.push_back(shown_time(o.time_shown, totals));
     if (o.report_cputime)
@@ -86,6 +104,7 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
     m.avg_us = mean(avg);
     m.min_us = mean(lo);
     m.max_us = mean(hi);
+    if (!iterations.empty()) m.per_iteration.push_back(iteration_stats(iterations));
   }
   return m;
 }
@@ -95,7 +114,9 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
 PlacementCells cells(const CaseMeasurement& m) {
   const double alg = algbw_gbps(m.bytes, mean(m.sample_us));
   const double shown = m.launch_us.empty() ? mean(m.sample_us) : mean(m.launch_us);
-  return {shown, alg, alg * busbw_factor(m.shape.collective, m.shape.ranks), m.wrong};
+  PlacementCells c{shown, alg, alg * busbw_factor(m.shape.collective, m.shape.ranks), m.wrong};
+  if (!m.per_iteration.empty()) c.iterations = m.per_iteration.back();
+  return c;
 }
 
 std::vector<std::string> straggler_lines(ModeContext& ctx, CaseMeasurement& m) {
@@ -178,6 +199,9 @@ TableHeader header_for(ModeContext& ctx, Collective c) {
   h.graph = ctx.options.cuda_graph;
   h.registration = ctx.options.local_register;
   h.cputime = ctx.options.report_cputime;
+  h.per_iteration = ctx.options.per_iteration;
+  h.iteration_timing = ctx.backend.iteration_timing();
+  h.timestamps = ctx.options.report_timestamps;
   const RankDescription mine = ctx.backend.describe();
   const std::vector<std::string> lines = ctx.comm.gather(
       fmt::format("{}\t{}\t{}\t{}\t{}", mine.pid, mine.device, mine.bus_id, mine.host, mine.name));
@@ -250,7 +274,8 @@ std::size_t run_sweep(ModeContext& ctx) {
               for (std::string& line : straggler_lines(ctx, all)) notes.push_back(std::move(line));
               ctx.document.add(case_results(all, ctx.document.scale()));
             }
-            print_on_root(ctx.comm, format_table_row(row));
+            if (o.report_timestamps) row.printed_at = local_time_now();
+            print_on_root(ctx.comm, format_table_row(row, o.per_iteration));
           }
         }
       }

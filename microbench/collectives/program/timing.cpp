@@ -38,7 +38,7 @@ void warm_up(Backend& backend, Watchdog& watchdog, int iters) {
 
 LoopSpan measure_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,
                       const LoopPlan& plan, const std::function<void()>& before_each, int gemms,
-                      int blocking) {
+                      int blocking, IterationClock* clock) {
   watchdog.arm();  // a peer that never arrives hangs this barrier too
   backend.ready_timed_loop(plan);
   comm.barrier();
@@ -59,21 +59,26 @@ LoopSpan measure_loop(Backend& backend, const Communicator& comm, Watchdog& watc
       plan,
       [&] {
         watchdog.arm();
+        if (clock != nullptr) clock->mark();
         if (before_each) before_each();
       },
       complete_everywhere);
   const Clock::time_point launched = Clock::now();
+  if (clock != nullptr) clock->mark();
   backend.wait();
   if (gemms > 0) backend.wait_compute();
   return {micros(Clock::now() - start - left_out), micros(launched - start - left_out), operations};
 }
 
 RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,
-                      const LoopPlan& plan, const Delay& delay, int blocking) {
+                      const LoopPlan& plan, const Delay& delay, int blocking,
+                      std::vector<double>* iteration_us) {
   const bool delayed = delay.rank == comm.rank() && delay.us > 0;
   const auto sleep = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double, std::micro>(delay.us));
   Clock::duration pre{0};
+  const std::unique_ptr<IterationClock> clock =
+      iteration_us != nullptr ? backend.iteration_clock(plan.iters + 1) : nullptr;
   const LoopSpan span = measure_loop(
       backend, comm, watchdog, plan,
       [&] {
@@ -82,7 +87,11 @@ RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watc
         std::this_thread::sleep_for(sleep);
         pre += Clock::now() - before;
       },
-      0, blocking);
+      0, blocking, clock.get());
+  if (clock != nullptr) {
+    *iteration_us = clock->spans_us();
+    for (double& us : *iteration_us) us /= plan.group;
+  }
   const auto per_operation = static_cast<double>(span.operations);
   return {span.us / per_operation, micros(pre) / per_operation, span.launch_us / per_operation};
 }

@@ -36,16 +36,20 @@ struct LoopSpan {
 // iteration, after the watchdog's re-arm; `gemms` > 0 GEMMs (overlap mode) start with the
 // clock and are awaited before it stops; `blocking` (-z, nccl-tests' numbers) ends each
 // iteration with wait() and a barrier (1), wait() alone (2), or wait() and a barrier whose time
-// is left out of the span (3). Leaves the watchdog armed, as timed_loop does.
+// is left out of the span (3). `clock`, when given, is marked before each iteration (after the
+// re-arm, before `before_each`) and once after the last. Leaves the watchdog armed, as
+// timed_loop does.
 LoopSpan measure_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,
                       const LoopPlan& plan, const std::function<void()>& before_each, int gemms = 0,
-                      int blocking = 0);
+                      int blocking = 0, IterationClock* clock = nullptr);
 // One timed loop (replayed as a graph under -G); this rank's time per operation, its
-// pre-collective time and its launch time.
+// pre-collective time and its launch time. `iteration_us`, when given, receives this rank's
+// time per operation of each iteration (-I 1: its span over the iteration's -m operations).
 // Leaves the watchdog armed: a rank that finished early (a broadcast root) next waits for its
 // peers in the exchange of timings, so the caller disarms after that exchange.
 RankTiming timed_loop(Backend& backend, const Communicator& comm, Watchdog& watchdog,
-                      const LoopPlan& plan, const Delay& delay, int blocking = 0);
+                      const LoopPlan& plan, const Delay& delay, int blocking = 0,
+                      std::vector<double>* iteration_us = nullptr);
 // Rank 0 receives every rank's timing (others: empty).
 std::vector<RankTiming> gather_timings(const Communicator& comm, const RankTiming& mine);
 

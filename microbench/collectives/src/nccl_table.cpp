@@ -1,31 +1,71 @@
 #include "perfgate/collectives/nccl_table.hpp"
 
-#include <array>
+#include <vector>
 
 #include <fmt/format.h>
 
 namespace perfgate::collectives {
 namespace {
 
-std::string placement_cells(const PlacementCells& c) {
+// The characters of one placement's cells: time, algbw, busbw and #wrong, then the four
+// per-iteration cells when the table has them.
+constexpr std::size_t kPlacementWidth = 32, kPerIterationWidth = 36;
+
+std::string placement_cells(const PlacementCells& c, bool per_iteration) {
   // Blank, as nccl-tests leaves the out-of-place cells under -O 0 (its readers, perfgate's
   // included, tell the placement by the column the values stand in).
-  if (!c.measured) return std::string(32, ' ');
+  if (!c.measured)
+    return std::string(kPlacementWidth + (per_iteration ? kPerIterationWidth : 0), ' ');
   // A count as nccl-tests prints it (%6g: 1e+06 and up in exponent form); unchecked, its "N/A"
   // stands one column left of the counts, as nccl-tests' does.
   const std::string wrong =
       c.wrong ? fmt::format("  {:6g}", static_cast<double>(*c.wrong)) : std::string("    N/A");
-  return fmt::format("  {}  {}  {}{}", format_time_us(c.time_us), format_table_number(c.algbw, 6),
-                     format_table_number(c.busbw, 6), wrong);
+  std::string out =
+      fmt::format("  {}  {}  {}{}", format_time_us(c.time_us), format_table_number(c.algbw, 6),
+                  format_table_number(c.busbw, 6), wrong);
+  if (per_iteration) {
+    const IterationStats s = c.iterations.value_or(IterationStats{});
+    for (double value : {s.min_us, s.max_us, s.p99_us, s.cv_pct})
+      out += "  " + format_table_number(value, 7);
+  }
+  return out;
 }
 
-// One of the header's two column lines (names, then units) in nccl-tests' widths. nccl-tests
-// ends both with " %*s", its timestamp column, here empty: a trailing space.
-std::string column_line(const std::array<const char*, 13>& w) {
-  return fmt::format(
-      "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  "
-      "{:>6} \n",
-      w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], w[12]);
+struct Column {
+  const char* name;
+  const char* unit;
+  int width;
+};
+
+// The header's two column lines (names, then units) in nccl-tests' widths: the five leading
+// columns, each placement's, and the timestamp column (19 wide, or empty: nccl-tests then still
+// ends the line with a space).
+std::string column_lines(const TableHeader& h) {
+  const char* time = h.cputime ? "cputime" : "time";
+  std::vector<Column> columns{{"size", "(B)", 10},
+                              {"count", "(elements)", 12},
+                              {"type", "", 8},
+                              {"redop", "", 6},
+                              {"root", "", 6}};
+  for (int placement = 0; placement < 2; ++placement) {
+    columns.insert(
+        columns.end(),
+        {{time, "(us)", 7}, {"algbw", "(GB/s)", 6}, {"busbw", "(GB/s)", 6}, {"#wrong", "", 6}});
+    if (h.per_iteration)
+      columns.insert(
+          columns.end(),
+          {{"i_min", "(us)", 7}, {"i_max", "(us)", 7}, {"i_p99", "(us)", 7}, {"i_cv%", "(%)", 7}});
+  }
+  std::string names = "#", units = "#";
+  for (const Column& c : columns) {
+    const char* gap = names.size() == 1 ? " " : "  ";
+    names += fmt::format("{}{:>{}}", gap, c.name, c.width);
+    units += fmt::format("{}{:>{}}", gap, c.unit, c.width);
+  }
+  const int stamp = h.timestamps ? 19 : 0;
+  names += fmt::format(" {:>{}}\n", h.timestamps ? "timestamp" : "", stamp);
+  units += fmt::format(" {:>{}}\n", h.timestamps ? "%Y-%m-%d %H:%M:%S" : "", stamp);
+  return names + units;
 }
 
 // -R's line, in the words of nccl-tests' own "# Blocking Enabled:" lines.
@@ -68,28 +108,30 @@ std::string format_table_header(const TableHeader& h) {
         "# Blocking Enabled: wait and barrier after each outer iteration (-n); time excludes "
         "barrier \n";
   out += registration_line(h.registration);
+  if (h.per_iteration)
+    out += fmt::format("# Per-Iteration Report: {} timing; i_* uses max over process rows \n",
+                       h.iteration_timing);
   out += "#\n# Using devices\n";
   for (const RankDescription& r : h.ranks) {
     out += fmt::format("#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [{}] {}\n", r.rank,
                        r.pid, r.host, r.device, r.bus_id, r.name);
   }
   out += "#\n";
-  out += fmt::format(
-      "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}           out-of-place                       "
-      "in-place          \n",
-      "", "", "", "", "");
-  const char* time = h.cputime ? "cputime" : "time";
-  out += column_line({"size", "count", "type", "redop", "root", time, "algbw", "busbw", "#wrong",
-                      time, "algbw", "busbw", "#wrong"});
-  out += column_line({"(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)",
-                      "(GB/s)", "(GB/s)", ""});
+  out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}", "", "", "", "", "");
+  out += h.per_iteration ? "              out-of-place (+ per-iteration)                          "
+                           "      in-place (+ per-iteration)\n"
+                         : "           out-of-place                       in-place          \n";
+  out += column_lines(h);
   return out;
 }
 
-std::string format_table_row(const TableRow& row) {
-  return fmt::format("{:12d}  {:12d}  {:>8}  {:>6}  {:6d}", row.bytes, row.count,
-                     type_name(row.dtype), row.redop, row.root) +
-         placement_cells(row.out_of_place) + placement_cells(row.in_place) + "\n";
+std::string format_table_row(const TableRow& row, bool per_iteration) {
+  std::string out = fmt::format("{:12d}  {:12d}  {:>8}  {:>6}  {:6d}", row.bytes, row.count,
+                                type_name(row.dtype), row.redop, row.root) +
+                    placement_cells(row.out_of_place, per_iteration) +
+                    placement_cells(row.in_place, per_iteration);
+  if (!row.printed_at.empty()) out += fmt::format("{:>21}", row.printed_at);
+  return out + "\n";
 }
 
 std::string format_table_footer(std::size_t wrong_total, double avg_busbw,

@@ -56,6 +56,13 @@ std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
   time.extra["busbw_factor"] = factor;
   time.extra["wrong"] = m.wrong ? nlohmann::json(*m.wrong) : nlohmann::json();
   time.extra["stragglers"] = m.stragglers;
+  // As perfgate's nccl-tests reader keeps a table's per-iteration columns: one entry a cycle.
+  if (!m.per_iteration.empty()) {
+    nlohmann::json& cycles = time.extra["per_iteration"] = nlohmann::json::array();
+    for (const IterationStats& s : m.per_iteration)
+      cycles.push_back(
+          {{"min_us", s.min_us}, {"max_us", s.max_us}, {"p99_us", s.p99_us}, {"cv_pct", s.cv_pct}});
+  }
   if (m.wrong && *m.wrong > 0) {
     time.status = ResultStatus::error;
     time.message = fmt::format("data check: {} wrong elements", *m.wrong);
@@ -89,6 +96,8 @@ void absorb_cycle(CaseMeasurement& into, const CaseMeasurement& more) {
   into.sample_us.insert(into.sample_us.end(), more.sample_us.begin(), more.sample_us.end());
   into.launch_us.insert(into.launch_us.end(), more.launch_us.begin(), more.launch_us.end());
   if (more.wrong) into.wrong = into.wrong.value_or(0) + *more.wrong;
+  into.per_iteration.insert(into.per_iteration.end(), more.per_iteration.begin(),
+                            more.per_iteration.end());
 }
 
 Result timeout_result(const CaseMeasurement& m, const Scale& scale, int rank,

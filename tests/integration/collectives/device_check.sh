@@ -3,7 +3,8 @@
 # usage: device_check.sh PERFGATE_COLLECTIVES OUT_DIR
 # One GPU allows one NCCL rank: this checks bootstrap, every collective and datatype with the
 # data check, CUDA-graph replay, grouped (-m) and blocking (-z) loops, launch times, cycles
-# and in-place-only sweeps (-C, -N, -O), registered buffers (-R 1, -R 2), the cuBLAS overlap,
+# and in-place-only sweeps (-C, -N, -O), per-iteration event timing, timestamps and the default
+# stream (-I, -S, -y), registered buffers (-R 1, -R 2), the cuBLAS overlap,
 # buckets and the watchdog; not bandwidth.
 # Each run must exit as wanted and print its expected line; the script fails otherwise.
 B=$1
@@ -31,6 +32,10 @@ expect graph_grouped 0 $? "agg iters: 2 validation: 1 graph: 4" "$CHECKED"
 # -C (the host's launch time in the time columns), -N (cycles) and -O 0 (in place only).
 run -C 1 -N 2 -O 0 -b 8 -e 1M -f 32 -n 20 -w 5 --output "$OUT/cputime.json" >"$OUT/cputime.txt" 2>&1
 expect cputime 0 $? "root  cputime   algbw" "$CHECKED"
+# -I 1 (each iteration timed by CUDA events), -S 1 (timestamps) and -y 1 (the legacy default
+# stream), every collective checked.
+run --collective all -I 1 -S 1 -y 1 -b 1K -e 16M -f 16 -n 20 -w 2 --output "$OUT/per_iteration.json" >"$OUT/per_iteration.txt" 2>&1
+expect per_iteration 0 $? "^# Per-Iteration Report: CUDA event timing; i_\* uses max over process rows $" "i_cv%           timestamp$" "$CHECKED"
 # -R 1 (ncclCommRegister) and -R 2 (symmetric windows), every collective checked on registered
 # buffers, the windows also graph-replayed. A library older than a registration needs (2.19,
 # 2.27) is refused with exit 2, naming its version: also a pass.

@@ -147,3 +147,47 @@ TEST_CASE("cells keep their width as nccl-tests' getFloatStr keeps it") {
   CHECK(format_table_number(999999.4, 6) == "999999");
   CHECK(format_table_number(1234567, 6) == " 1e+06");  // nccl-tests' %6.0e below width 7
 }
+
+TEST_CASE("per-iteration (-I 1) and timestamp (-S 1) headers are the newest nccl-tests' ") {
+  TableHeader h;
+  h.program = "all_reduce_perf";
+  h.per_iteration = true;
+  h.iteration_timing = "CUDA event";
+  h.timestamps = true;
+  const std::vector<std::string> lines = lines_of(format_table_header(h));
+  REQUIRE(lines.size() == 9);
+  CHECK(lines[2] == "# Per-Iteration Report: CUDA event timing; i_* uses max over process rows ");
+  CHECK(lines[6] ==
+        "#                                                                 out-of-place (+ "
+        "per-iteration)                                in-place (+ per-iteration)");
+  CHECK(lines[7] ==
+        "#       size         count      type   redop    root     time   algbw   busbw  #wrong    "
+        "i_min    i_max    i_p99    i_cv%     time   algbw   busbw  #wrong    i_min    i_max    "
+        "i_p99    i_cv%           timestamp");
+  CHECK(lines[8] ==
+        "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             "
+        "(us)     (us)     (us)      (%)     (us)  (GB/s)  (GB/s)             (us)     (us)     "
+        "(us)      (%)   %Y-%m-%d %H:%M:%S");
+  // -S alone: the timestamp column after the plain groups.
+  h.per_iteration = false;
+  CHECK(lines_of(format_table_header(h))[6] ==
+        "#       size         count      type   redop    root     time   algbw   busbw  #wrong     "
+        "time   algbw   busbw  #wrong           timestamp");
+}
+
+TEST_CASE("rows carry four per-iteration cells a placement (-I 1) and end in their time (-S 1)") {
+  TableRow row{1024, 256, DataType::f32, "sum", -1, {14.31, 0.07, 0.07, 0}, {14.02, 0.07, 0.07, 0}};
+  row.out_of_place.iterations = IterationStats{13.31, 17.32, 16.89, 3.4};
+  row.in_place.iterations = IterationStats{13.04, 123456.7, 16.54, 0.41};
+  row.printed_at = "2026-12-03 14:05:09";
+  CHECK(format_table_row(row, true) ==
+        "        1024           256     float     sum      -1    14.31    0.07    0.07       0    "
+        "13.31    17.32    16.89     3.40    14.02    0.07    0.07       0    13.04   123457    "
+        "16.54     0.41  2026-12-03 14:05:09\n");
+  // -O 0 with -I 1: the blank out-of-place cells are as wide as the per-iteration group.
+  row.out_of_place.measured = false;
+  row.printed_at.clear();
+  const std::string blank = format_table_row(row, true);
+  CHECK(blank.substr(52, 68) == std::string(68, ' '));
+  CHECK(blank.substr(120, 9) == "    14.02");
+}

@@ -87,6 +87,21 @@ TEST_CASE("a later cycle's measurement (-N) joins the samples and the means") {
   CHECK(all.sample_us.size() == 5);
 }
 
+TEST_CASE("per-iteration statistics (-I 1) sit beside the time, one entry a cycle") {
+  const Scale scale{1, 0, 4};
+  CHECK(case_results(all_reduce_case(), scale)[0].extra.count("per_iteration") == 0);
+  CaseMeasurement all = all_reduce_case();
+  all.per_iteration = {{9.5, 13.0, 13.0, 4.2}};
+  CaseMeasurement more = all_reduce_case();
+  more.per_iteration = {{9.0, 30.0, 29.5, 40.0}};
+  absorb_cycle(all, more);
+  const std::vector<Result> results = case_results(all, scale);
+  CHECK(results[0].extra["per_iteration"] ==
+        nlohmann::json::parse(R"([{"min_us": 9.5, "max_us": 13.0, "p99_us": 13.0, "cv_pct": 4.2},
+                                  {"min_us": 9.0, "max_us": 30.0, "p99_us": 29.5, "cv_pct": 40.0}])"));
+  CHECK(results[1].extra.count("per_iteration") == 0);  // bandwidths carry none
+}
+
 TEST_CASE("wrong elements make the case an error") {
   CaseMeasurement m = all_reduce_case();
   m.wrong = 5;

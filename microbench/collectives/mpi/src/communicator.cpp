@@ -71,6 +71,13 @@ double Communicator::max(double value) const {
   return out;
 }
 
+std::vector<double> Communicator::max_each(const std::vector<double>& values) const {
+  std::vector<double> out(rank_ == 0 ? values.size() : 0);
+  MPI_Reduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, 0,
+             MPI_COMM_WORLD);
+  return out;
+}
+
 std::size_t Communicator::sum(std::size_t value) const {
   unsigned long long in = value, out = 0;
   MPI_Allreduce(&in, &out, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);

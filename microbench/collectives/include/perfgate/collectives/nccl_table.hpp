@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "perfgate/collectives/datatype.hpp"
+#include "perfgate/collectives/iteration_stats.hpp"
 #include "perfgate/collectives/size_sweep.hpp"
 
 namespace perfgate::collectives {
@@ -34,6 +35,11 @@ struct TableHeader {
   // to the same fingerprint key as the run's document.
   int registration = 0;
   bool cputime = false;  // -C: the time columns are headed "cputime", as nccl-tests heads them
+  // -I 1: each placement adds i_min, i_max, i_p99 and i_cv%, after a "# Per-Iteration Report:"
+  // line naming the clock ("CUDA event", "host clock").
+  bool per_iteration = false;
+  std::string iteration_timing;
+  bool timestamps = false;  // -S 1: a last column, "timestamp"
   std::vector<RankDescription> ranks;
 };
 
@@ -41,6 +47,7 @@ struct PlacementCells {
   double time_us = 0, algbw = 0, busbw = 0;
   std::optional<std::size_t> wrong;  // nullopt: not checked ("N/A")
   bool measured = true;  // false: the cells are blank (nccl-tests' -O 0 out-of-place cells)
+  std::optional<IterationStats> iterations{};  // -I 1: the four per-iteration cells
 };
 
 struct TableRow {
@@ -49,6 +56,7 @@ struct TableRow {
   std::string redop;  // "sum", or "none" for collectives that do not reduce
   int root = -1;
   PlacementCells out_of_place, in_place;
+  std::string printed_at{};  // -S 1: "2026-12-03 14:05:09", the row's last cell
 };
 
 // A number in `width` characters as the newest nccl-tests print their cells (getFloatStr): two
@@ -57,7 +65,8 @@ struct TableRow {
 std::string format_table_number(double value, int width);
 std::string format_time_us(double us);
 std::string format_table_header(const TableHeader& header);
-std::string format_table_row(const TableRow& row);
+// `per_iteration`: the header's (-I 1); a placement without its statistics prints zeros.
+std::string format_table_row(const TableRow& row, bool per_iteration = false);
 // "# Out of bounds values : N OK|FAILED", "# Avg bus bandwidth    : X", "# Collective test
 // concluded: ..."
 std::string format_table_footer(std::size_t wrong_total, double avg_busbw,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "perfgate/collectives/data_pattern.hpp"
+#include "perfgate/collectives/iteration_stats.hpp"
 #include "perfgate/core/model.hpp"
 
 namespace perfgate::collectives {
@@ -23,6 +24,8 @@ struct CaseMeasurement {
   double avg_us = 0, min_us = 0, max_us = 0;  // across ranks, mean over repetitions
   std::optional<std::size_t> wrong;           // nullopt when not checked
   std::vector<int> stragglers;
+  // -I 1: per cycle (-N), the statistics of its iterations, each iteration's slowest rank's.
+  std::vector<IterationStats> per_iteration;
 };
 
 SeriesKey case_key(const CaseMeasurement& m, const std::string& metric);

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The newest nccl-tests' reporting options under real mpirun processes: -I 1 (each iteration timed
+# on its own; a placement's row adds its iterations' min, max, p99 and variation, each
+# iteration's slowest rank's), -S 1 (a timestamp ends each row), and -y (NCCL's default stream,
+# refused by the MPI backend). The tables read back through perfgate's nccl-tests ingester.
+HERE="$(cd "$(dirname "$0")" && pwd)"
+source "$HERE/../lib.sh"
+source "$HERE/mpi_env.sh"
+
+# --- -I 1 -S 1 -N 2 on 2 ranks, every collective; rank 1 sleeps 3 ms inside each timed operation,
+# so every iteration's slowest rank takes 3 ms or more.
+expect_exit 0 run_collectives 2 --backend mpi --collective all -b 1K -e 4K -f 4 -n 5 -w 1 -N 2 \
+  -I 1 -S 1 --delay-rank 1 --delay-us 3000 --straggler-floor-us 1e9 --output "$WORK/iter.json"
+cp "$WORK/out" "$WORK/iter.txt"
+expect_in iter.txt '^# Per-Iteration Report: host clock timing; i_\* uses max over process rows $'
+expect_in iter.txt '^#       size         count      type   redop    root     time   algbw   busbw  #wrong    i_min    i_max    i_p99    i_cv%     time   algbw   busbw  #wrong    i_min    i_max    i_p99    i_cv%           timestamp$'
+expect_in iter.txt '^#        \(B\)    \(elements\)                               \(us\)  \(GB/s\)  \(GB/s\)             \(us\)     \(us\)     \(us\)      \(%\)     \(us\)  \(GB/s\)  \(GB/s\)             \(us\)     \(us\)     \(us\)      \(%\)   %Y-%m-%d %H:%M:%S$'
+python3 - "$WORK/iter.txt" "$WORK/iter.json" <<'PY' || fail "-I 1 -S 1: table against document"
+import json, re, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+assert len(rows) == 7 * 2 * 2, len(rows)  # collectives x sizes x cycles
+for r in rows:
+    assert len(r) == 5 + 2 * 8 + 2, r
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", r[-2]) and re.fullmatch(r"\d\d:\d\d:\d\d", r[-1]), r
+    for base in (5, 13):
+        time, (i_min, i_max, i_p99, cv) = float(r[base]), map(float, r[base + 4:base + 8])
+        # Every iteration waits for the delayed rank; the mean iteration is within min..max.
+        assert 3000 <= i_min <= i_p99 <= i_max, r
+        assert i_min - 0.05 <= time <= i_max + 0.05, r
+        assert 0 <= cv < 100, r
+doc = json.load(open(sys.argv[2]))["perfgate"]
+assert doc["run"]["metadata"]["collectives"]["options"]["per_iteration"] is True
+times = [x for x in doc["results"] if x["metric"] == "time"]
+assert len(times) == 7 * 2 * 2, len(times)
+for t in times:
+    stats = t["extra"]["per_iteration"]
+    assert len(stats) == 2, stats  # one entry a cycle
+    assert all(s["min_us"] >= 3000 and s["min_us"] <= s["p99_us"] <= s["max_us"] for s in stats), stats
+    assert len(t["samples"]) == 2, t["samples"]
+# The table's last cycle prints each case's last statistics, to the printed digits.
+last, op = {}, None
+for line in open(sys.argv[1]):
+    if line.startswith("# Collective test starting:"):
+        op = line.split()[-1].removesuffix("_perf")
+    elif line.strip() and not line.startswith("#"):
+        last[(op, line.split()[0])] = line.split()
+for t in times:
+    r = last[(t["family"].removeprefix("collectives."), t["params"]["bytes"])]
+    base = 13 if t["params"]["inplace"] == "1" else 5
+    s = t["extra"]["per_iteration"][-1]
+    for column, key in enumerate(("min_us", "max_us", "p99_us", "cv_pct")):
+        assert abs(float(r[base + 4 + column]) - s[key]) <= 0.051, (r, s)
+PY
+# The ingested table keeps each placement's statistics and each row's time, one a cycle.
+if ingest_or_skip --format nccl-tests "$WORK/iter.txt"; then
+  extra=$(sqlite3 "$WORK/store.db" "SELECT r.extra FROM results r JOIN series s ON s.id = r.series_id WHERE s.family = 'collectives.all_reduce' AND s.metric = 'time' AND json_extract(s.params, '\$.bytes') = '4096' AND json_extract(s.params, '\$.inplace') = '0' AND r.run_id = (SELECT MAX(id) FROM runs)")
+  python3 - "$extra" <<'PY' || fail "-I 1 -S 1: the ingested extra"
+import json, sys
+extra = json.loads(sys.argv[1])
+assert len(extra["per_iteration"]) == 2 and len(extra["printed_at"]) == 2, extra
+assert all(s["min_us"] >= 3000 for s in extra["per_iteration"]), extra
+PY
+fi
+
+# --- -I 1 with -m 4: an iteration's span over its 4 operations, per operation.
+expect_exit 0 run_collectives 2 --backend mpi -b 64K -e 64K -n 3 -w 1 -m 4 -I 1 \
+  --delay-rank 0 --delay-us 2000
+python3 - "$WORK/out" <<'PY' || fail "-I 1 -m 4: per operation"
+import sys
+r = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")][0]
+assert len(r) == 5 + 2 * 8, r
+# Rank 0 sleeps 2 ms once an iteration of 4 operations: 0.5 ms or more per operation, not the
+# iteration's 2 ms.
+assert 500 <= float(r[9]) <= float(r[10]) < 2000, r
+PY
+
+# Refused: -I and -S other than 0 or 1, outside sweep mode; -I with a CUDA graph; -y 1 on MPI;
+# -y with a graph (the default stream cannot be captured).
+expect_exit 2 run_collectives 1 --backend mpi -I 2
+expect_in err '^perfgate-collectives: --per_iter_timing: must be 0 or 1$'
+expect_exit 2 run_collectives 1 --backend mpi -S 3
+expect_in err '^perfgate-collectives: --report_timestamps: must be 0 or 1$'
+expect_exit 2 run_collectives 1 --backend mpi --mode buckets -I 1
+expect_in err '^perfgate-collectives: --per_iter_timing: applies to sweep mode only, not buckets$'
+expect_exit 2 run_collectives 1 --backend mpi --mode reference -S 1
+expect_in err '^perfgate-collectives: --report_timestamps: applies to sweep mode only, not reference$'
+expect_exit 2 run_collectives 1 --backend mpi -I 1 -G 2
+expect_in err '^perfgate-collectives: --per_iter_timing: a CUDA graph \(--cudagraph\) replays its iterations with no host step between them to time; use one of them$'
+expect_exit 2 run_collectives 1 --backend mpi -y 1 --output "$WORK/stream.json"
+expect_in err '^perfgate-collectives: --stream_null 1: the MPI backend has no CUDA streams \(0 only\)$'
+[ ! -e "$WORK/stream.json" ] || fail "-y 1 wrote a document"
+expect_exit 2 run_collectives 1 --backend mpi -y 1 -G 1
+expect_in err '^perfgate-collectives: --stream_null: CUDA cannot capture the legacy default stream'
+expect_exit 0 run_collectives 1 --backend mpi -b 8 -e 8 -n 1 -w 0 -y 0 -I 0 -S 0
+finish
