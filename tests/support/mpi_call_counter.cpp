@@ -1,9 +1,11 @@
 // A PMPI interposer for tests, loaded with LD_PRELOAD: counts the MPI calls that show how
 // perfgate-collectives launches its operations (blocking or nonblocking collectives, barriers,
-// waits) and, at MPI_Finalize, writes them to "$MPI_CALL_COUNTS.<rank>" as "name count" lines.
-// It uses MPI's own profiling interface, so the program runs unchanged.
+// waits, where all_reduce's buffers start) and, at MPI_Finalize, writes them to
+// "$MPI_CALL_COUNTS.<rank>" as "name count" lines. It uses MPI's own profiling interface, so the
+// program runs unchanged.
 #include <mpi.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -20,12 +22,21 @@ void count(const char* name) {
   ++counts()[name];
 }
 
+// Where in its page a buffer starts ("MPI_Allreduce.recv_page_offset.12"): -u's misalignment.
+void count_page_offset(const char* call, const char* buffer, const void* p) {
+  if (p == MPI_IN_PLACE) return;
+  const auto offset = reinterpret_cast<std::uintptr_t>(p) % 4096;
+  count((std::string(call) + "." + buffer + "_page_offset." + std::to_string(offset)).c_str());
+}
+
 }  // namespace
 
 extern "C" {
 
 int MPI_Allreduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c) {
   count("MPI_Allreduce");
+  count_page_offset("MPI_Allreduce", "send", s);
+  count_page_offset("MPI_Allreduce", "recv", r);
   return PMPI_Allreduce(s, r, n, t, o, c);
 }
 

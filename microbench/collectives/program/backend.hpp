@@ -91,7 +91,8 @@ class Backend {
 };
 
 // `group`: the most operations one launch_group() starts (-m), for which buffers are made.
-std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group);
+// `unalign` (-u): elements every operation buffer starts past its aligned allocation.
+std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group, int unalign);
 #ifdef PERFGATE_HAVE_NCCL
 // This rank's CUDA device count, agreed over all ranks before NCCL's bootstrap so that no rank
 // is left waiting: 0 on every rank when some rank has none, or with `required` NoDeviceError
@@ -99,11 +100,13 @@ std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group);
 int agreed_nccl_devices(const Communicator& comm, bool required);
 // How the NCCL backend launches: `graph_launches` 0 for plain launches, else the replays of
 // each timed loop's graph (-G); `local_register` -R (0, 1 or 2); `stream_null` (-y 1) the
-// operations on the legacy default stream instead of a non-blocking stream of their own.
+// operations on the legacy default stream instead of a non-blocking stream of their own;
+// `unalign` (-u) as for the MPI backend.
 struct NcclLaunch {
   int graph_launches = 0;
   int local_register = 0;
   bool stream_null = false;
+  int unalign = 0;  // -u: elements each buffer starts past its allocation
 };
 // `devices`: agreed_nccl_devices' count (> 0). A registration the NCCL library cannot make is an
 // InputError naming -R.

@@ -48,7 +48,7 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
         o.local_register));
   if (o.stream_null)  // a table of "-y 1" must have run on the default stream
     throw perfgate::InputError("--stream_null 1: the MPI backend has no CUDA streams (0 only)");
-  return pc::make_mpi_backend(comm, o.agg_iters);
+  return pc::make_mpi_backend(comm, o.agg_iters, o.unalign);
 }
 
 // Runs on the watchdog thread: record the case, end communication, leave with a distinct code.

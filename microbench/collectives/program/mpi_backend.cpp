@@ -41,8 +41,8 @@ std::size_t region_stride(std::size_t bytes) {
 
 class MpiBackend final : public Backend {
  public:
-  MpiBackend(const Communicator& comm, int group)
-      : comm_(comm), share_(host_memory_share(comm.comm())), group_(group) {
+  MpiBackend(const Communicator& comm, int group, int unalign)
+      : comm_(comm), share_(host_memory_share(comm.comm())), group_(group), unalign_(unalign) {
     requests_.reserve(2 * static_cast<std::size_t>(group));
   }
 
@@ -84,14 +84,20 @@ class MpiBackend final : public Backend {
     const std::size_t block_bytes = stride_ * static_cast<std::size_t>(group_ - 1) + recv_bytes;
     // Kept while both fit; else the last case's go first: the memory check judged this case's
     // alone, and a growing assign() would hold the old and the new buffer at once.
-    if (recv_.capacity() < block_bytes || send_.capacity() < send_bytes) {
+    // -u N: every buffer starts N elements past its page-aligned allocation, as nccl-tests'.
+    const std::size_t shift = static_cast<std::size_t>(unalign_) * size;
+    if (recv_.capacity() < block_bytes + shift || send_.capacity() < send_bytes + shift) {
       PageAlignedVector<std::byte>().swap(recv_);
       PageAlignedVector<std::byte>().swap(send_);
     }
     // In place, every collective works in one buffer big enough for its input and its output.
-    recv_.assign(block_bytes, std::byte{0});
-    send_.assign(send_bytes, std::byte{0});
-    premultiplied_.assign(premultiplies() && !in_place ? send_bytes : 0, std::byte{0});
+    const std::size_t premultiplied_bytes = premultiplies() && !in_place ? send_bytes : 0;
+    recv_.assign(block_bytes + shift, std::byte{0});
+    send_.assign(send_bytes + shift, std::byte{0});
+    premultiplied_.assign(premultiplied_bytes + shift, std::byte{0});
+    recv_view_ = std::span<std::byte>(recv_).subspan(shift);
+    send_view_ = std::span<std::byte>(send_).subspan(shift);
+    premultiplied_view_ = std::span<std::byte>(premultiplied_).subspan(shift);
     refill();
   }
 
@@ -99,13 +105,13 @@ class MpiBackend final : public Backend {
 
   void refill() override {
     const std::size_t size = type_size(shape_.dtype);
-    std::span<std::byte> target = send_;
+    std::span<std::byte> target = send_view_;
     if (in_place_) {
       // all_gather in place: this rank's block already sits at its place in the output.
       const std::size_t offset = shape_.collective == Collective::all_gather
                                      ? static_cast<std::size_t>(comm_.rank()) * send_count_
                                      : 0;
-      target = std::span<std::byte>(recv_).subspan(offset * size, send_count_ * size);
+      target = recv_view_.subspan(offset * size, send_count_ * size);
     }
     encode_input(shape_, comm_.rank(), 0, target);
   }
@@ -135,10 +141,10 @@ class MpiBackend final : public Backend {
 
   std::size_t count_wrong_output() override {
     const std::size_t size = type_size(shape_.dtype);
-    std::span<const std::byte> out = std::span<const std::byte>(recv_).first(recv_count_ * size);
+    std::span<const std::byte> out = recv_view_.first(recv_count_ * size);
     // Out of place, broadcast's root keeps its input in the send buffer.
     if (!in_place_ && shape_.collective == Collective::broadcast && comm_.rank() == shape_.root)
-      out = send_;
+      out = send_view_;
     return count_wrong_encoded(shape_, comm_.rank(), 0, out);
   }
 
@@ -165,7 +171,7 @@ class MpiBackend final : public Backend {
   }
 
  private:
-  std::byte* region(int k) { return recv_.data() + static_cast<std::size_t>(k) * stride_; }
+  std::byte* region(int k) { return recv_view_.data() + static_cast<std::size_t>(k) * stride_; }
 
   // MPI has no average: sum, then scale (counted in the time).
   bool averages() const {
@@ -185,7 +191,7 @@ class MpiBackend final : public Backend {
     const auto times_scalar = [scalar](double v) { return v * scalar; };
     const std::size_t bytes = send_count_ * type_size(shape_.dtype);
     if (!in_place_) {
-      transform_elements(std::span<const std::byte>(send_), premultiplied_, times_scalar);
+      transform_elements(send_view_, premultiplied_view_, times_scalar);
       return;
     }
     for (int k = 0; k < regions; ++k) {
@@ -202,8 +208,8 @@ class MpiBackend final : public Backend {
     const int send = static_cast<int>(send_count_), recv = static_cast<int>(recv_count_);
     const int block = static_cast<int>(shape_.count / static_cast<std::size_t>(shape_.ranks));
     void* in = in_place_         ? MPI_IN_PLACE
-               : premultiplies() ? static_cast<void*>(premultiplied_.data())
-                                 : static_cast<void*>(send_.data());
+               : premultiplies() ? static_cast<void*>(premultiplied_view_.data())
+                                 : static_cast<void*>(send_view_.data());
     switch (shape_.collective) {
       case Collective::all_reduce:
         start_call(requests, MPI_Allreduce, MPI_Iallreduce, in, out, send, type, op, comm);
@@ -217,7 +223,7 @@ class MpiBackend final : public Backend {
         break;
       case Collective::broadcast: {
         // MPI_Bcast has one buffer: out of place, the root sends from its input buffer.
-        void* buffer = !in_place_ && comm_.rank() == shape_.root ? send_.data() : out;
+        void* buffer = !in_place_ && comm_.rank() == shape_.root ? send_view_.data() : out;
         start_call(requests, MPI_Bcast, MPI_Ibcast, buffer, send, type, shape_.root, comm);
         break;
       }
@@ -245,13 +251,13 @@ class MpiBackend final : public Backend {
       // run one after another.
       MPI_Sendrecv_replace(out, send, type, next, 0, prev, 0, comm, MPI_STATUS_IGNORE);
     } else if (requests == nullptr) {
-      MPI_Sendrecv(send_.data(), send, type, next, 0, out, recv, type, prev, 0, comm,
+      MPI_Sendrecv(send_view_.data(), send, type, next, 0, out, recv, type, prev, 0, comm,
                    MPI_STATUS_IGNORE);
     } else {
       requests->emplace_back();
       MPI_Irecv(out, recv, type, prev, 0, comm, &requests->back());
       requests->emplace_back();
-      MPI_Isend(send_.data(), send, type, next, 0, comm, &requests->back());
+      MPI_Isend(send_view_.data(), send, type, next, 0, comm, &requests->back());
     }
   }
 
@@ -276,6 +282,7 @@ class MpiBackend final : public Backend {
   const Communicator& comm_;
   MemoryShare share_;
   const int group_;
+  const int unalign_;  // -u: elements each buffer starts past its aligned allocation
   CaseShape shape_;
   bool in_place_ = false;
   std::size_t stride_ = 0;  // bytes from one group region to the next
@@ -283,6 +290,8 @@ class MpiBackend final : public Backend {
   std::size_t send_count_ = 0, recv_count_ = 0;
   PageAlignedVector<std::byte> send_, recv_;
   PageAlignedVector<std::byte> premultiplied_;  // mulsum out of place: the input times the scalar
+  // The buffers as the operations see them: -u's elements into each allocation.
+  std::span<std::byte> send_view_, recv_view_, premultiplied_view_;
   int n_ = 0;
   std::vector<float> a_, b_, c_;
   std::thread compute_;
@@ -290,8 +299,8 @@ class MpiBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group) {
-  return std::make_unique<MpiBackend>(comm, group);
+std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group, int unalign) {
+  return std::make_unique<MpiBackend>(comm, group, unalign);
 }
 
 }  // namespace perfgate::collectives

@@ -120,6 +120,7 @@ class NcclBackend final : public Backend {
   NcclBackend(const Communicator& comm, int devices, const NcclLaunch& launch)
       : comm_(comm),
         graph_launches_(launch.graph_launches),
+        unalign_(launch.unalign),
         send_(static_cast<Registration>(launch.local_register)),
         recv_(static_cast<Registration>(launch.local_register)) {
     device_ = comm.local_rank() % devices;
@@ -218,8 +219,10 @@ class NcclBackend final : public Backend {
     send_count_ = counts.send;
     recv_count_ = counts.recv;
     const std::size_t size = type_size(shape.dtype);
-    const std::size_t recv_bytes = std::max(counts.send, counts.recv) * size;
-    const std::size_t send_bytes = in_place ? 0 : counts.send * size;
+    // -u N: each buffer starts N elements into its allocation, as nccl-tests shifts them.
+    shift_ = static_cast<std::size_t>(unalign_) * size;
+    const std::size_t recv_bytes = std::max(counts.send, counts.recv) * size + shift_;
+    const std::size_t send_bytes = in_place ? 0 : counts.send * size + shift_;
     // Kept while both fit; else both go before the new ones come, so that what the device holds
     // is one case's buffers, which the memory check judged, never one old and one new.
     // Registering and deregistering (-R) talk to the communicator.
@@ -231,7 +234,7 @@ class NcclBackend final : public Backend {
       recv_.reserve(nccl_, recv_bytes);
       send_.reserve(nccl_, send_bytes);
     });
-    PG_CHECK(cudaMemset(recv_.data(), 0, std::max(counts.send, counts.recv) * size));
+    PG_CHECK(cudaMemset(recv_.data() + shift_, 0, std::max(counts.send, counts.recv) * size));
     refill();
   }
 
@@ -454,18 +457,18 @@ class NcclBackend final : public Backend {
   // NCCL's in-place layouts: all_gather's input is the rank's block of the output;
   // reduce_scatter's output is the rank's block of the input.
   std::byte* send_pointer() {
-    if (!in_place_) return send_.data();
+    if (!in_place_) return send_.data() + shift_;
     const std::size_t size = type_size(shape_.dtype);
     if (shape_.collective == Collective::all_gather)
-      return recv_.data() + comm_.rank() * send_count_ * size;
-    return recv_.data();
+      return recv_.data() + shift_ + comm_.rank() * send_count_ * size;
+    return recv_.data() + shift_;
   }
   std::byte* recv_pointer() {
     const std::size_t size = type_size(shape_.dtype);
     if (in_place_ && shape_.collective == Collective::reduce_scatter) {
-      return recv_.data() + comm_.rank() * recv_count_ * size;
+      return recv_.data() + shift_ + comm_.rank() * recv_count_ * size;
     }
-    return recv_.data();
+    return recv_.data() + shift_;
   }
 
   void drop_graph() {
@@ -476,6 +479,8 @@ class NcclBackend final : public Backend {
 
   const Communicator& comm_;
   int graph_launches_;
+  int unalign_;
+  std::size_t shift_ = 0;                 // -u's elements, in bytes of the case's type
   std::pair<int, int> graph_plan_{0, 0};  // iterations and group of graph_exec_
   int device_ = 0;
   cudaDeviceProp props_{};

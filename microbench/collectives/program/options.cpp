@@ -104,6 +104,7 @@ std::string launch_method(const Options& o) {
   if (o.cuda_graph > 0) flags.push_back(fmt::format("-G {}", o.cuda_graph));
   if (o.local_register != 0) flags.push_back(fmt::format("-R {}", o.local_register));
   if (o.stream_null) flags.push_back("-y 1");
+  if (o.unalign != 0) flags.push_back(fmt::format("-u {}", o.unalign));
   return fmt::format("{}", fmt::join(flags, " "));
 }
 
@@ -124,7 +125,6 @@ constexpr NotTaken kNotTaken[] = {
     {"-D,--device_implementation", "NCCL's own implementation only"},
     {"-V,--device_cta_count", "NCCL's own implementation only"},
     {"-M,--memory", "no memory report; the memory check prints what a case needs"},
-    {"-u,--unalign", "buffers are aligned"},
     // Options of nccl-tests' forks (fault tolerance, communicator splits, tuning).
     {"-k,--side_comp", "no side computation; --mode overlap times a GEMM beside the operations"},
     {"-l,--replay", "no trace replay"},
@@ -197,6 +197,8 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
                  "max, 99th percentile and variation to each placement (slowest rank's)");
   app.add_option("-y,--stream_null", raw.stream_null,
                  "NCCL: 1 runs the operations on the legacy default stream");
+  app.add_option("-u,--unalign", o.unalign,
+                 "elements each operation buffer starts past its aligned allocation (0 to 65536)");
   app.add_option("-t,--nthreads", raw.threads,
                  "threads per process (1: one rank per process, one GPU per rank)");
   app.add_option("-g,--ngpus", raw.gpus, "GPUs per thread (1: one GPU per rank)");
@@ -350,6 +352,8 @@ void finish_options(Options& o, const RawOptions& raw) {
   o.stream_null = switch_value(raw.stream_null, "--stream_null");
   // A graph replays its iterations with no host step between them to mark (nccl-tests turns
   // -I off under -G; refused here, so that the table has the columns asked for).
+  // Bounded: every buffer grows by it (at most 512 KiB, for 8-byte elements).
+  if (o.unalign < 0 || o.unalign > 65536) throw InputError("--unalign: must be from 0 to 65536");
   if (o.stream_null && o.cuda_graph > 0)
     throw InputError(
         "--stream_null: CUDA cannot capture the legacy default stream into a graph "
@@ -359,6 +363,8 @@ void finish_options(Options& o, const RawOptions& raw) {
         "--per_iter_timing: a CUDA graph (--cudagraph) replays its iterations with no host step "
         "between them to time; use one of them");
   check_sweep_only(o);
+  if (o.unalign != 0 && o.mode == Mode::reference)
+    throw InputError("--unalign: the reference mode's loop runs on buffers of its own, aligned");
   check_one_gpu_per_rank(raw);
   if (o.repetitions < 1) throw InputError("--repetitions: must be at least 1");
   if (o.straggler_floor_us < 0) throw InputError("--straggler-floor-us: must not be negative");
@@ -400,6 +406,7 @@ nlohmann::json options_json(const Options& o) {
           {"report_timestamps", o.report_timestamps},
           {"per_iteration", o.per_iteration},
           {"stream_null", o.stream_null},
+          {"unalign", o.unalign},
           {"check", o.check},
           {"average", static_cast<int>(o.time_shown)},
           {"cuda_graph", o.cuda_graph},

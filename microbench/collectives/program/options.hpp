@@ -53,6 +53,9 @@ struct Options {
   bool per_iteration = false;
   // -y 1: NCCL's operations run on the legacy default stream (nccl-tests' stream_null).
   bool stream_null = false;
+  // -u N: every operation buffer starts N elements past its aligned allocation (nccl-tests'
+  // unalign), so that NCCL and MPI work on misaligned memory.
+  int unalign = 0;
   TimeShown time_shown = TimeShown::average;
   int cuda_graph = 0;  // -G: replays of each timed loop captured as a CUDA graph (0: none)
   // -R: the operations' buffers registered with the NCCL communicator: 0 none, 1
@@ -97,9 +100,9 @@ void finish_options(Options& options, const RawOptions& raw);
 
 const char* mode_name(Mode m);
 // How the timed loops launch operations when not plainly one at a time, and on which buffers,
-// in nccl-tests' flags ("-m 4 -z 1 -G 10 -R 1 -y 1"); empty for plain launches on unregistered
-// buffers. A comparable fingerprint key: a grouped, blocking, graph-replayed or registered time
-// per operation is not a plain one.
+// in nccl-tests' flags ("-m 4 -z 1 -G 10 -R 1 -y 1 -u 8"); empty for plain launches on aligned,
+// unregistered buffers. A comparable fingerprint key: a grouped, blocking, graph-replayed,
+// registered or misaligned time per operation is not a plain one.
 std::string launch_method(const Options& o);
 nlohmann::json options_json(const Options& o);
 

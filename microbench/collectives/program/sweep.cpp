@@ -197,6 +197,7 @@ TableHeader header_for(ModeContext& ctx, Collective c) {
   h.blocking = ctx.options.blocking;
   h.check = ctx.options.check;
   h.graph = ctx.options.cuda_graph;
+  h.unalign = ctx.options.unalign;
   h.registration = ctx.options.local_register;
   h.cputime = ctx.options.report_cputime;
   h.per_iteration = ctx.options.per_iteration;

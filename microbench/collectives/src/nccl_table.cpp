@@ -96,9 +96,9 @@ std::string format_table_header(const TableHeader& h) {
   out += fmt::format("# Collective test starting: {}\n", h.program);
   out += fmt::format(
       "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {} warmup iters: {} iters: {} agg "
-      "iters: {} validation: {} graph: {}\n",
+      "iters: {} validation: {} graph: {} unalign: {}\n",
       h.min_bytes, h.max_bytes, h.steps.header_text(), h.warmup_iters, h.iters, h.agg_iters,
-      h.check, h.graph);
+      h.check, h.graph, h.unalign);
   if (h.blocking == 1)
     out += "# Blocking Enabled: wait and barrier after each inner iteration (-m) \n";
   if (h.blocking == 2)

@@ -4,7 +4,7 @@
 # One GPU allows one NCCL rank: this checks bootstrap, every collective and datatype with the
 # data check, CUDA-graph replay, grouped (-m) and blocking (-z) loops, launch times, cycles
 # and in-place-only sweeps (-C, -N, -O), per-iteration event timing, timestamps and the default
-# stream (-I, -S, -y), registered buffers (-R 1, -R 2), the cuBLAS overlap,
+# stream (-I, -S, -y), misaligned buffers (-u), registered buffers (-R 1, -R 2), the cuBLAS overlap,
 # buckets and the watchdog; not bandwidth.
 # Each run must exit as wanted and print its expected line; the script fails otherwise.
 B=$1
@@ -36,6 +36,9 @@ expect cputime 0 $? "root  cputime   algbw" "$CHECKED"
 # stream), every collective checked.
 run --collective all -I 1 -S 1 -y 1 -b 1K -e 16M -f 16 -n 20 -w 2 --output "$OUT/per_iteration.json" >"$OUT/per_iteration.txt" 2>&1
 expect per_iteration 0 $? "^# Per-Iteration Report: CUDA event timing; i_\* uses max over process rows $" "i_cv%           timestamp$" "$CHECKED"
+# -u 3: every buffer 3 elements past its allocation, every collective and type checked there.
+run --collective all -d all -u 3 -b 1K -e 1M -f 32 -n 2 -w 1 >"$OUT/unaligned.txt" 2>&1
+expect unaligned 0 $? "graph: 0 unalign: 3$" "$CHECKED"
 # -R 1 (ncclCommRegister) and -R 2 (symmetric windows), every collective checked on registered
 # buffers, the windows also graph-replayed. A library older than a registration needs (2.19,
 # 2.27) is refused with exit 2, naming its version: also a pass.

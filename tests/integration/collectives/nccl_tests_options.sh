@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# nccl-tests' -i (fixed size increments), -m (operations launched together), -z (blocking),
+# nccl-tests' -i (fixed size increments), -m (operations launched together), -z (blocking), -u
+# (misaligned buffers),
 # -c N (checked operations), -N (run cycles), -C (launch time), -O (placements), -t/-g/-p and
 # -R 0 on the MPI backend (-R 1 and 2 refused there), under real mpirun processes; the nccl-tests options not taken are refused by
 # name. A PMPI call
@@ -20,7 +21,7 @@ sizes_in() { awk '!/^#/ && NF == 13 {print $1}' "$1" | sort -nu | tr '\n' ' '; }
 # --- -i: fixed increments; -f 1 means the same with the default 1M increment.
 expect_exit 0 run_collectives 2 --backend mpi --collective all -b 1K -e 4K -i 1K -n 2 -w 1 \
   --output "$WORK/steps.json"
-expect_in out '^# nThread 1 nGpus 1 minBytes 1024 maxBytes 4096 step: 1024\(bytes\) warmup iters: 1 iters: 2 agg iters: 1 validation: 1 graph: 0$'
+expect_in out '^# nThread 1 nGpus 1 minBytes 1024 maxBytes 4096 step: 1024\(bytes\) warmup iters: 1 iters: 2 agg iters: 1 validation: 1 graph: 0 unalign: 0$'
 [ "$(sizes_in "$WORK/out")" = "1024 2048 3072 4096 " ] || { cat "$WORK/out"; fail "-i 1K: sizes $(sizes_in "$WORK/out")"; }
 [ "$(grep -cvE '^#|^$' "$WORK/out")" -eq 28 ] || { cat "$WORK/out"; fail "-i 1K: not 4 rows for each of 7 collectives"; }
 cp "$WORK/out" "$WORK/steps.txt"
@@ -154,14 +155,14 @@ expect_in out '^# Skipped: all_reduce float 1048576 B: rank 0 \(.+\) needs 5\.0 
 # one MPI_Allreduce and one more that sums the wrong elements over the ranks: 2 x 2 x 2 more.
 expect_exit 0 counted checked_once 2 --backend mpi -b 4K -e 4K -n 1 -w 0 -c 1
 expect_exit 0 counted checked_thrice 2 --backend mpi -b 4K -e 4K -n 1 -w 0 -c 3
-expect_in out 'iters: 1 agg iters: 1 validation: 3 graph: 0$'
+expect_in out 'iters: 1 agg iters: 1 validation: 3 graph: 0 unalign: 0$'
 expect_in out '^# Out of bounds values : 0 OK$'
 for rank in 0 1; do
   extra=$(($(calls checked_thrice "$rank" MPI_Allreduce) - $(calls checked_once "$rank" MPI_Allreduce)))
   [ "$extra" -eq 8 ] || fail "-c 3 rank $rank: $extra more MPI_Allreduce calls, not 8"
 done
 expect_exit 0 run_collectives 2 --backend mpi -b 4K -e 4K -n 1 -w 0 -c 0
-expect_in out 'validation: 0 graph: 0$'
+expect_in out 'validation: 0 graph: 0 unalign: 0$'
 [ "$(awk '!/^#/ && NF == 13 {print $9 $13}' "$WORK/out")" = "N/AN/A" ] || { cat "$WORK/out"; fail "-c 0: #wrong is not N/A"; }
 
 # --- -N 3: the sweep runs three times over, each cycle printing its rows; in the document a
@@ -235,6 +236,32 @@ if ingest_or_skip --format nccl-tests "$WORK/inplace.txt"; then
   [ "$(sqlite3 "$WORK/store.db" "SELECT DISTINCT json_extract(s.params, '\$.inplace') || ' ' || COUNT(*) FROM results r JOIN series s ON s.id = r.series_id WHERE r.run_id = (SELECT MAX(id) FROM runs)")" = "1 21" ] \
     || fail "-O 0: the ingested table is not 21 in-place series"
 fi
+
+# --- -u 3: every operation buffer starts 3 elements past its page-aligned allocation, as
+# nccl-tests' unalign; the data check passes for every collective on the shifted buffers, and
+# the interposer sees all_reduce's buffers 12 bytes (3 floats) into their pages, against 0 without.
+expect_exit 0 run_collectives 3 --backend mpi --collective all -d float,double,bfloat16 -o sum,max \
+  -b 1K -e 4K -f 4 -n 2 -w 1 -u 3 --output "$WORK/unaligned.json"
+cp "$WORK/out" "$WORK/unaligned.txt"
+expect_in unaligned.txt 'graph: 0 unalign: 3$'
+expect_not_in unaligned.txt 'FAILED'
+python3 "$HERE/check_run.py" "$WORK/unaligned.txt" "$WORK/unaligned.json" 3 || fail "-u 3: table or document"
+python3 - "$WORK/unaligned.json" <<'PY' || fail "-u 3: document"
+import json, sys
+doc = json.load(open(sys.argv[1]))["perfgate"]
+assert doc["fingerprint"]["comparable"]["collectives.launch"] == "-u 3", doc["fingerprint"]
+assert doc["run"]["metadata"]["collectives"]["options"]["unalign"] == 3
+PY
+counted u3 2 -b 1K -e 1K -n 5 -w 1 -u 3 >/dev/null || fail "-u 3: counted run"
+counted u0 2 -b 1K -e 1K -n 5 -w 1 >/dev/null || fail "-u 0: counted run"
+[ "$(calls u3 0 MPI_Allreduce.recv_page_offset.12)" -ge 5 ] && [ "$(calls u3 0 MPI_Allreduce.send_page_offset.12)" -ge 5 ] \
+  || { cat "$WORK/u3.0"; fail "-u 3: all_reduce's buffers are not 12 bytes into their pages"; }
+[ "$(calls u0 0 MPI_Allreduce.recv_page_offset.12)" -eq 0 ] && [ "$(calls u0 0 MPI_Allreduce.recv_page_offset.0)" -ge 5 ] \
+  || { cat "$WORK/u0.0"; fail "-u 0: all_reduce's buffers are not page-aligned"; }
+expect_exit 2 run_collectives 1 --backend mpi -u 65537
+expect_in err '^perfgate-collectives: --unalign: must be from 0 to 65536$'
+expect_exit 2 run_collectives 1 --backend mpi --mode reference -u 1
+expect_in err '^perfgate-collectives: --unalign: the reference mode.s loop runs on buffers of its own, aligned$'
 
 # -R registers NCCL's buffers: the MPI backend has none to register and refuses rather than
 # print a table that would say it did; -R 0 (above, with -f 1) is taken.

@@ -31,12 +31,15 @@ TEST_CASE("the header is nccl-tests' header, character for character") {
   CHECK(lines[1] ==
         "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: "
         "20 agg iters: 1 "
-        "validation: 1 graph: 0");
+        "validation: 1 graph: 0 unalign: 0");
   h.steps = {1, 1048576};
   h.agg_iters = 4;
   CHECK(lines_of(format_table_header(h))[1] ==
         "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 1048576(bytes) warmup iters: 5 "
-        "iters: 20 agg iters: 4 validation: 1 graph: 0");
+        "iters: 20 agg iters: 4 validation: 1 graph: 0 unalign: 0");
+  h.unalign = 3;
+  CHECK(lines_of(format_table_header(h))[1].ends_with("graph: 0 unalign: 3"));
+  h.unalign = 0;
   h.blocking = 1;
   CHECK(lines_of(format_table_header(h))[2] ==
         "# Blocking Enabled: wait and barrier after each inner iteration (-m) ");

@@ -31,6 +31,7 @@ struct TableHeader {
   int check = 1;     // checked operations per case (0: none)
   int blocking = 0;  // -z 1, 2 or 3: printed as the newest nccl-tests print it
   int graph = 0;
+  int unalign = 0;  // -u: printed at the end of the parameter line, as the newest nccl-tests
   // -R 1 or 2: a line of perfgate's own (nccl-tests prints none), which perfgate's reader maps
   // to the same fingerprint key as the run's document.
   int registration = 0;
