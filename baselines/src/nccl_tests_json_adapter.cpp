@@ -101,8 +101,10 @@ class JsonToLog {
     fail(prefix + key, "not true or false");
   }
 
-  // The test binary, from the command line nccl-tests records ("./build/all_reduce_perf").
+  // The test binary: perfgate-collectives' "program" ("all_reduce_perf"), else from the command
+  // line nccl-tests records ("./build/all_reduce_perf").
   std::string program(const nlohmann::json& doc) const {
+    if (const nlohmann::json* named = find(doc, "program")) return word(*named, "program");
     const nlohmann::json* args = find(doc, "args");
     if (args == nullptr || !args->is_array() || args->empty() || !(*args)[0].is_string())
       return "unknown_perf";

@@ -103,6 +103,7 @@ int run(int argc, char** argv, const pc::Communicator& comm) {
     return e.get_exit_code() == 0 ? 0 : perfgate::exit_code::usage_or_tool_error;
   }
   pc::finish_options(options, raw);
+  options.command_line.assign(argv, argv + argc);
   if (options.root < 0 || options.root >= comm.size()) {
     throw perfgate::InputError(
         fmt::format("--root: {} is not a rank (0..{})", options.root, comm.size() - 1));

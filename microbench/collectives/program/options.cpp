@@ -118,9 +118,6 @@ struct NotTaken {
   const char* why;
 };
 constexpr NotTaken kNotTaken[] = {
-    {"-J,--output_file",
-     "the result is a perfgate document, written by --output; perfgate ingest reads "
-     "nccl-tests' JSON"},
     {"-x,--cta_policy", "no CTA policy is set"},
     {"-D,--device_implementation", "NCCL's own implementation only"},
     {"-V,--device_cta_count", "NCCL's own implementation only"},
@@ -215,6 +212,9 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
                  "register the buffers with NCCL: 0 no, 1 ncclCommRegister, 2 symmetric windows "
                  "(NCCL 2.27+)");
   app.add_option("--output", o.output, "result document path (written by rank 0)");
+  app.add_option("-J,--output_file", o.json_output,
+                 "sweep mode: nccl-tests' JSON output, one file a collective (rank 0; PATH, else "
+                 "the first free PATH.0, PATH.1, ...)");
   app.add_option("--suite", o.suite, "suite name in the result document");
   app.add_option("--label", raw.labels, "run label KEY=VALUE (repeatable)");
   app.add_option("--straggler-margin", raw.margin,
@@ -251,16 +251,16 @@ void check_bucket_range(const Options& o) {
       o.bucket_total, o.bucket_min, o.bucket_max, type_name(dtype)));
 }
 
-// -m, -z, -N, -C, -O, -S and -I change how a sweep's timed loop launches its operations or what
-// its table shows; the other modes time loops of their own design (a step of buckets, a loop beside
-// a GEMM) and print tables of their own.
+// -m, -z, -N, -C, -O, -S, -I and -J change how a sweep's timed loop launches its operations or
+// what its table shows (or writes); the other modes time loops of their own design (a step of
+// buckets, a loop beside a GEMM) and print tables of their own.
 void check_sweep_only(const Options& o) {
   if (o.mode == Mode::sweep) return;
   const std::pair<bool, const char*> sweep_options[] = {
-      {o.agg_iters != 1, "--agg_iters"},     {o.blocking != 0, "--blocking"},
-      {o.run_cycles != 1, "--run_cycles"},   {o.report_cputime, "--report_cputime"},
-      {!o.out_of_place, "--out_of_place"},   {o.report_timestamps, "--report_timestamps"},
-      {o.per_iteration, "--per_iter_timing"}};
+      {o.agg_iters != 1, "--agg_iters"},      {o.blocking != 0, "--blocking"},
+      {o.run_cycles != 1, "--run_cycles"},    {o.report_cputime, "--report_cputime"},
+      {!o.out_of_place, "--out_of_place"},    {o.report_timestamps, "--report_timestamps"},
+      {o.per_iteration, "--per_iter_timing"}, {!o.json_output.empty(), "--output_file"}};
   for (const auto& [given, option] : sweep_options) {
     if (given)
       throw InputError(
@@ -350,14 +350,14 @@ void finish_options(Options& o, const RawOptions& raw) {
   o.report_timestamps = switch_value(raw.report_timestamps, "--report_timestamps");
   o.per_iteration = switch_value(raw.per_iteration, "--per_iter_timing");
   o.stream_null = switch_value(raw.stream_null, "--stream_null");
-  // A graph replays its iterations with no host step between them to mark (nccl-tests turns
-  // -I off under -G; refused here, so that the table has the columns asked for).
   // Bounded: every buffer grows by it (at most 512 KiB, for 8-byte elements).
   if (o.unalign < 0 || o.unalign > 65536) throw InputError("--unalign: must be from 0 to 65536");
   if (o.stream_null && o.cuda_graph > 0)
     throw InputError(
         "--stream_null: CUDA cannot capture the legacy default stream into a graph "
         "(--cudagraph); use one of them");
+  // A graph replays its iterations with no host step between them to mark (nccl-tests turns
+  // -I off under -G; refused here, so that the table has the columns asked for).
   if (o.per_iteration && o.cuda_graph > 0)
     throw InputError(
         "--per_iter_timing: a CUDA graph (--cudagraph) replays its iterations with no host step "
@@ -407,6 +407,7 @@ nlohmann::json options_json(const Options& o) {
           {"per_iteration", o.per_iteration},
           {"stream_null", o.stream_null},
           {"unalign", o.unalign},
+          {"json_output", o.json_output},
           {"check", o.check},
           {"average", static_cast<int>(o.time_shown)},
           {"cuda_graph", o.cuda_graph},

@@ -62,6 +62,9 @@ struct Options {
   // ncclCommRegister, 2 symmetric windows (ncclCommWindowRegister); NCCL only.
   int local_register = 0;
   std::string output;
+  // -J: nccl-tests' JSON output, one file a collective, at the first of PATH, PATH.0, ... free.
+  std::string json_output;
+  std::vector<std::string> command_line;  // as given, for -J's "args"
   std::string suite = "collectives";
   std::map<std::string, std::string> labels;
   double straggler_margin = 0.10;

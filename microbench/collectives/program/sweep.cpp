@@ -3,12 +3,20 @@
 #include <array>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
+#include <map>
 #include <numeric>
+#include <optional>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "modes.hpp"
+#include "perfgate/collectives/nccl_tests_json.hpp"
 #include "perfgate/collectives/size_sweep.hpp"
+#include "perfgate/core/document.hpp"
+#include "perfgate/core/error.hpp"
 #include "timing.hpp"
 
 namespace perfgate::collectives {
@@ -22,6 +30,37 @@ std::string local_time_now() {
   std::array<char, 32> text{};
   std::strftime(text.data(), text.size(), "%Y-%m-%d %H:%M:%S", &local);
   return text.data();
+}
+
+// -J's file: rank 0 writes it as the collective's table ends, so its folder is checked first,
+// on every rank together (a write failing at the end would leave the other ranks waiting).
+void check_json_folder(ModeContext& ctx) {
+  if (ctx.options.json_output.empty()) return;
+  std::optional<std::string> why;
+  const std::filesystem::path path(ctx.options.json_output);
+  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
+  if (ctx.comm.rank() == 0 && !std::filesystem::is_directory(folder))
+    why = fmt::format("--output_file {}: the folder {} does not exist", path.string(),
+                      folder.string());
+  if (const std::optional<RankReason> reason = ctx.comm.first_reason(why))
+    throw InputError(reason->reason);
+}
+
+// What -J's file says besides its rows: the command line, NCCL's settings in the environment
+// (NCCL_*, CUDA_*; not the rest, which may hold secrets) and the library's version code.
+NcclTestsJsonRun json_run(ModeContext& ctx, const TableHeader& header) {
+  NcclTestsJsonRun run;
+  run.header = header;
+  run.args = ctx.options.command_line;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    if (entry.rfind("NCCL_", 0) == 0 || entry.rfind("CUDA_", 0) == 0) run.env.push_back(entry);
+  }
+  const std::map<std::string, std::string> keys = ctx.backend.fingerprint_keys();
+  if (const auto v = keys.find("nccl.version"); v != keys.end())
+    run.nccl_version = std::stol(v->second);
+  run.start_time = local_time_now();
+  return run;
 }
 
 double mean(const std::vector<double>& v) {
@@ -236,9 +275,18 @@ void print_on_root(const Communicator& comm, const std::string& text) {
 
 std::size_t run_sweep(ModeContext& ctx) {
   const Options& o = ctx.options;
+  check_json_folder(ctx);
   std::size_t wrong_everywhere = 0;
   for (Collective c : o.collectives) {
-    print_on_root(ctx.comm, format_table_header(header_for(ctx, c)));
+    const TableHeader header = header_for(ctx, c);
+    std::optional<NcclTestsJsonRun> json;  // rank 0, with -J
+    std::filesystem::path json_path;
+    if (!o.json_output.empty() && ctx.comm.rank() == 0) {
+      json = json_run(ctx, header);
+      json_path = unused_json_path(o.json_output);
+      print_on_root(ctx.comm, fmt::format("# Writing JSON output to {}\n", json_path.string()));
+    }
+    print_on_root(ctx.comm, format_table_header(header));
     std::size_t wrong_total = 0;
     double busbw_sum = 0;
     int busbw_count = 0;
@@ -277,15 +325,22 @@ std::size_t run_sweep(ModeContext& ctx) {
             }
             if (o.report_timestamps) row.printed_at = local_time_now();
             print_on_root(ctx.comm, format_table_row(row, o.per_iteration));
+            if (json) json->rows.push_back(row);
           }
         }
       }
     }
     std::string tail;
     for (const std::string& note : notes) tail += note;
-    tail += format_table_footer(wrong_total, busbw_count ? busbw_sum / busbw_count : 0,
-                                info(c).perf_name);
+    const double avg_busbw = busbw_count ? busbw_sum / busbw_count : 0;
+    tail += format_table_footer(wrong_total, avg_busbw, info(c).perf_name);
     print_on_root(ctx.comm, tail);
+    if (json) {
+      json->wrong_total = wrong_total;
+      json->avg_busbw = avg_busbw;
+      json->end_time = local_time_now();
+      write_json_file_atomic(json_path, nccl_tests_json(*json));
+    }
     wrong_everywhere += wrong_total;
   }
   return wrong_everywhere;

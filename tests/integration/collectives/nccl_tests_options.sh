@@ -272,9 +272,10 @@ expect_exit 2 run_collectives 1 --backend mpi -R 3
 expect_in err '^perfgate-collectives: --local_register 3: must be 0 \(none\), 1 \(ncclCommRegister\) or 2 \(symmetric windows\)$'
 
 # nccl-tests options not taken are refused by name and reason, one line, nothing written.
-expect_exit 2 run_collectives 1 --backend mpi -J "$WORK/nccl.json"
-expect_in err '^perfgate-collectives: --output_file .*/nccl\.json: an nccl-tests option perfgate-collectives does not take \(the result is a perfgate document, written by --output; perfgate ingest reads nccl-tests. JSON\)$'
-[ "$(grep -c '^perfgate-collectives' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "-J: not one line"; }
+expect_exit 2 run_collectives 1 --backend mpi -x 1 --output "$WORK/cta.json"
+expect_in err '^perfgate-collectives: --cta_policy 1: an nccl-tests option perfgate-collectives does not take \(no CTA policy is set\)$'
+[ "$(grep -c '^perfgate-collectives' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "-x: not one line"; }
+[ ! -e "$WORK/cta.json" ] || fail "-x wrote a document"
 
 # Refused: -N 0 (nccl-tests' endless run) and -N outside sweep mode, -C other than 0 or 1, and
 # more than one thread or GPU per rank, which says how to launch the same instead.

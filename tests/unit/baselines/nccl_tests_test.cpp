@@ -576,6 +576,12 @@ TEST_CASE("nccl-tests JSON with the per-iteration report: its statistics beside 
   const Result& in_place = find_series(run, p + "1/redop:sum/root:-1@time");
   CHECK(in_place.samples == std::vector<double>{14.0208});
   CHECK(in_place.extra["per_iteration"] == nlohmann::json::parse("[{}]"));
+  // perfgate-collectives' "program" names the binary where its args[0] does not.
+  nlohmann::json named = doc;
+  named["args"] = {"/opt/perfgate/bin/perfgate-collectives", "-J", "pi.json"};
+  named["program"] = "broadcast_perf";
+  CHECK(from_nccl_tests_json(named, "pi.json").results.front().key.family ==
+        "collectives.broadcast");
   doc["results"][0]["out_of_place_per_iter"]["p99_us"] = "fast";
   CHECK_THROWS_WITH(from_nccl_tests_json(doc, "pi.json"),
                     "pi.json: nccl-tests JSON: results[0].out_of_place_per_iter.p99_us: not a "
