@@ -14,6 +14,7 @@
 #include "perfgate/baselines/nccl_tests.hpp"
 #include "perfgate/core/bounded_regex.hpp"
 #include "perfgate/core/bus_bandwidth.hpp"
+#include "perfgate/core/csv_rows.hpp"
 #include "perfgate/core/error.hpp"
 
 namespace perfgate::baselines {
@@ -41,12 +42,6 @@ std::vector<std::size_t> word_ends(const std::string& line) {
 bool is_header(const std::vector<std::string>& t) {
   return t.size() > 4 && t[0] == "#" && t[1] == "size" && t[2] == "count" &&
          std::find(t.begin(), t.end(), "busbw") != t.end();
-}
-
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(' ');
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(' ') - first + 1);
 }
 
 bool all_digits(const std::string& s) {
@@ -126,7 +121,6 @@ struct Layout {
   // Words per placement: time, algbw, busbw, #wrong|error, and the per-iteration columns when
   // the header names them.
   std::size_t group_width = 4;
-  bool per_iteration = false;
   // nccl-tests' -S 1 (report_timestamps) ends the header with "timestamp" and each row with the
   // date and the clock time it was printed at.
   bool timestamp = false;
@@ -140,6 +134,7 @@ struct Layout {
   // e.g. 2e-07). Only a wrong count marks a result as failed.
   bool wrong_count = true;
 
+  bool per_iteration() const { return group_width > 4; }
   std::size_t values(std::size_t placements) const {
     return leading.size() + placements * group_width + (timestamp ? 2 : 0);
   }
@@ -201,7 +196,8 @@ class LogParser {
     } else if (line.rfind("# Avg bus bandwidth", 0) == 0 && !t.empty()) {
       if (const auto v = parse_number(t.back())) run_.metadata["nccl_tests"]["avg_busbw"] = *v;
     } else if (line.rfind("# GPU memory usage", 0) == 0) {  // nccl-tests' -M 1
-      run_.metadata["nccl_tests"]["gpu_memory_usage"] = trim(line.substr(line.find(':') + 1));
+      run_.metadata["nccl_tests"]["gpu_memory_usage"] =
+          trim_blanks(line.substr(line.find(':') + 1));
     } else if (line.rfind("# Out of bounds values", 0) == 0) {
       run_.metadata["nccl_tests"]["out_of_bounds"] = line.substr(line.find(':') + 1);
     } else if (is_header(t)) {
@@ -231,7 +227,6 @@ class LogParser {
     if (l.timestamp) t.pop_back();
     const std::vector<std::string> group = header_group(t, i);
     l.group_width = group.size();
-    l.per_iteration = group.size() == 4 + std::size(kPerIterationColumns);
     // One placement's group, or two that name the same columns, and nothing after them.
     l.groups = t.size() - i == 2 * group.size() ? 2 : 1;
     if (t.size() - i != l.groups * group.size() ||
@@ -296,7 +291,7 @@ class LogParser {
       params["inplace"] = inplace ? "1" : "0";
       const double time_us = number(t[base], l.time_metric);
       nlohmann::json time_extra = row_extra;
-      if (l.per_iteration) time_extra["per_iteration"] = per_iteration(t, base + 4);
+      if (l.per_iteration()) time_extra["per_iteration"] = per_iteration(t, base + 4);
       add_metric(op, params, l.time_metric, "us", Direction::lower_is_better, time_us, false, t,
                  base, time_extra);
       for (const auto& [metric, column] : {std::pair{"algbw", 1}, std::pair{"busbw", 2}}) {

@@ -46,11 +46,11 @@ void check_json_folder(ModeContext& ctx) {
     throw InputError(reason->reason);
 }
 
-// What -J's file says besides its rows: the command line, NCCL's settings in the environment
-// (NCCL_*, CUDA_*; not the rest, which may hold secrets) and the library's version code.
-NcclTestsJsonRun json_run(ModeContext& ctx, const TableHeader& header) {
+// What every -J file of the run says besides its header and rows: the command line, NCCL's
+// settings in the environment (NCCL_*, CUDA_*; not the rest, which may hold secrets) and the
+// library's version code.
+NcclTestsJsonRun json_run(ModeContext& ctx) {
   NcclTestsJsonRun run;
-  run.header = header;
   run.args = ctx.options.command_line;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
@@ -59,7 +59,6 @@ NcclTestsJsonRun json_run(ModeContext& ctx, const TableHeader& header) {
   const std::map<std::string, std::string> keys = ctx.backend.fingerprint_keys();
   if (const auto v = keys.find("nccl.version"); v != keys.end())
     run.nccl_version = std::stol(v->second);
-  run.start_time = local_time_now();
   return run;
 }
 
@@ -276,13 +275,17 @@ void print_on_root(const Communicator& comm, const std::string& text) {
 std::size_t run_sweep(ModeContext& ctx) {
   const Options& o = ctx.options;
   check_json_folder(ctx);
+  const bool writes_json = !o.json_output.empty() && ctx.comm.rank() == 0;
+  const NcclTestsJsonRun json_common = writes_json ? json_run(ctx) : NcclTestsJsonRun{};
   std::size_t wrong_everywhere = 0;
   for (Collective c : o.collectives) {
     const TableHeader header = header_for(ctx, c);
     std::optional<NcclTestsJsonRun> json;  // rank 0, with -J
     std::filesystem::path json_path;
-    if (!o.json_output.empty() && ctx.comm.rank() == 0) {
-      json = json_run(ctx, header);
+    if (writes_json) {
+      json = json_common;
+      json->header = header;
+      json->start_time = local_time_now();
       json_path = unused_json_path(o.json_output);
       print_on_root(ctx.comm, fmt::format("# Writing JSON output to {}\n", json_path.string()));
     }

@@ -23,4 +23,8 @@ IterationStats iteration_stats(std::span<const double> times_us) {
           mean > 0 ? stdev / mean * 100 : 0};
 }
 
+nlohmann::json iteration_stats_json(const IterationStats& s) {
+  return {{"min_us", s.min_us}, {"max_us", s.max_us}, {"p99_us", s.p99_us}, {"cv_pct", s.cv_pct}};
+}
+
 }  // namespace perfgate::collectives

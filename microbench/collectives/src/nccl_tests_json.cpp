@@ -50,8 +50,7 @@ nlohmann::json placement(const PlacementCells& c, bool cputime) {
 
 nlohmann::json per_iteration(const PlacementCells& c) {
   if (!c.measured || !c.iterations) return nullptr;
-  const IterationStats& s = *c.iterations;
-  return {{"min_us", s.min_us}, {"max_us", s.max_us}, {"p99_us", s.p99_us}, {"cv_pct", s.cv_pct}};
+  return iteration_stats_json(*c.iterations);
 }
 
 nlohmann::json result(const TableRow& row, const TableHeader& h) {

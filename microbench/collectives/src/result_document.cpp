@@ -59,9 +59,7 @@ std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
   // As perfgate's nccl-tests reader keeps a table's per-iteration columns: one entry a cycle.
   if (!m.per_iteration.empty()) {
     nlohmann::json& cycles = time.extra["per_iteration"] = nlohmann::json::array();
-    for (const IterationStats& s : m.per_iteration)
-      cycles.push_back(
-          {{"min_us", s.min_us}, {"max_us", s.max_us}, {"p99_us", s.p99_us}, {"cv_pct", s.cv_pct}});
+    for (const IterationStats& s : m.per_iteration) cycles.push_back(iteration_stats_json(s));
   }
   if (m.wrong && *m.wrong > 0) {
     time.status = ResultStatus::error;

@@ -3,6 +3,8 @@
 // its four columns mean the same in both tables.
 #include <span>
 
+#include <nlohmann/json.hpp>
+
 namespace perfgate::collectives {
 
 struct IterationStats {
@@ -13,5 +15,9 @@ struct IterationStats {
 
 // `times_us` holds one time per iteration; at least one.
 IterationStats iteration_stats(std::span<const double> times_us);
+
+// {min_us, max_us, p99_us, cv_pct}: the keys of nccl-tests' JSON, which perfgate's documents
+// and nccl-tests reader use too.
+nlohmann::json iteration_stats_json(const IterationStats& s);
 
 }  // namespace perfgate::collectives
