@@ -18,6 +18,7 @@ expect_in iter.txt '^#       size         count      type   redop    root     ti
 expect_in iter.txt '^#        \(B\)    \(elements\)                               \(us\)  \(GB/s\)  \(GB/s\)             \(us\)     \(us\)     \(us\)      \(%\)     \(us\)  \(GB/s\)  \(GB/s\)             \(us\)     \(us\)     \(us\)      \(%\)   %Y-%m-%d %H:%M:%S$'
 python3 - "$WORK/iter.txt" "$WORK/iter.json" <<'PY' || fail "-I 1 -S 1: table against document"
 import json, re, sys
+from decimal import Decimal
 rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
 assert len(rows) == 7 * 2 * 2, len(rows)  # collectives x sizes x cycles
 for r in rows:
@@ -30,7 +31,9 @@ for r in rows:
         # the slowest ranks' iterations, when the ranks' slow iterations fall apart.
         assert 3000 <= i_min <= i_p99 <= i_max, r
         assert time <= i_max * 1.01 + 0.05, r
-        assert 0 <= cv < 100, r
+        # The population CV of -n 5 iterations is at most 100 * sqrt(5 - 1) %, and at most
+        # 50 * (max - min) / min % for values between min and max (a loaded machine reaches 125%).
+        assert 0 <= cv <= min(200, 50 * (i_max - i_min) / i_min) * 1.01 + 0.01, r
 doc = json.load(open(sys.argv[2]))["perfgate"]
 assert doc["run"]["metadata"]["collectives"]["options"]["per_iteration"] is True
 times = [x for x in doc["results"] if x["metric"] == "time"]
@@ -40,7 +43,10 @@ for t in times:
     assert len(stats) == 2, stats  # one entry a cycle
     assert all(s["min_us"] >= 3000 and s["min_us"] <= s["p99_us"] <= s["max_us"] for s in stats), stats
     assert len(t["samples"]) == 2, t["samples"]
-# The table's last cycle prints each case's last statistics, to the printed digits.
+# The table's last cycle prints each case's last statistics, to the printed digits: two
+# decimals below 10 ms, none from 100 ms (108581 for 108580.566), as nccl-tests' getFloatStr.
+def half_last_digit(cell):
+    return 10.0 ** Decimal(cell).as_tuple().exponent / 2
 last, op = {}, None
 for line in open(sys.argv[1]):
     if line.startswith("# Collective test starting:"):
@@ -52,7 +58,8 @@ for t in times:
     base = 13 if t["params"]["inplace"] == "1" else 5
     s = t["extra"]["per_iteration"][-1]
     for column, key in enumerate(("min_us", "max_us", "p99_us", "cv_pct")):
-        assert abs(float(r[base + 4 + column]) - s[key]) <= 0.051, (r, s)
+        cell = r[base + 4 + column]
+        assert abs(float(cell) - s[key]) <= half_last_digit(cell) * 1.001, (r, s)
 PY
 # The ingested table keeps each placement's statistics and each row's time, one a cycle.
 if ingest_or_skip --format nccl-tests "$WORK/iter.txt"; then
@@ -66,15 +73,16 @@ PY
 fi
 
 # --- -I 1 with -m 4: an iteration's span over its 4 operations, per operation.
-expect_exit 0 run_collectives 2 --backend mpi -b 64K -e 64K -n 3 -w 1 -m 4 -I 1 \
+expect_exit 0 run_collectives 2 --backend mpi -b 64K -e 64K -n 5 -w 1 -m 4 -I 1 \
   --delay-rank 0 --delay-us 2000
 python3 - "$WORK/out" <<'PY' || fail "-I 1 -m 4: per operation"
 import sys
 r = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")][0]
 assert len(r) == 5 + 2 * 8, r
 # Rank 0 sleeps 2 ms once an iteration of 4 operations: 0.5 ms or more per operation, not the
-# iteration's 2 ms.
-assert 500 <= float(r[9]) <= float(r[10]) < 2000, r
+# iteration's 2 ms. The fastest of 5 iterations tells them apart; the slowest may take 8 ms
+# and more on a loaded machine.
+assert 500 <= float(r[9]) < 2000 and float(r[9]) <= float(r[10]), r
 PY
 
 # --- -J: nccl-tests' JSON, one file a collective, never overwriting (PATH, then PATH.0, ...);
