@@ -3,13 +3,13 @@
 // `perfgate compare old.json new.json` works without a store. A stored candidate's verdicts are
 // saved in the store (unless --no-save or the store is read-only); a pooled baseline policy is
 // cut per series at its last change point.
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "command.hpp"
 #include "compare_baseline.hpp"
 #include "compare_persist.hpp"
+#include "perfgate/core/document.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/report/report.hpp"
@@ -37,15 +37,7 @@ void write_single_report(const std::string& path, const std::vector<report::Form
                          const report::ReportInput& input) {
   if (formats.size() != 1 || formats[0] == report::Format::terminal)
     throw InputError("-o: give exactly one of --format markdown|junit|json|html");
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << report::render(formats[0], input);
-    if (!out.flush()) throw ToolError(path + ": cannot write");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw ToolError(path + ": cannot write (" + ec.message() + ")");
+  write_text_file_atomic(path, report::render(formats[0], input));
 }
 
 // The read-only connections close before verdicts are saved, so the writer is the last one

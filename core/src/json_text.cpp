@@ -125,7 +125,10 @@ nlohmann::json read_json_file(const std::filesystem::path& path) {
 }
 
 void write_json_file_atomic(const std::filesystem::path& path, const nlohmann::json& doc) {
-  const std::string text = doc.dump(2) + "\n";
+  write_text_file_atomic(path, doc.dump(2) + "\n");
+}
+
+void write_text_file_atomic(const std::filesystem::path& path, const std::string& text) {
   const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
   const int fd = mkstemp(tmpl.data());

@@ -112,19 +112,22 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
   const auto n = static_cast<std::size_t>(shape.ranks);
   std::vector<double> own_sum(n, 0), avg, lo, hi;
-  std::vector<double> iterations;  // -I 1, rank 0: each iteration's slowest rank, every repetition
+  // -I 1, rank 0: each rank's time of each iteration, every repetition's in turn.
+  std::vector<std::vector<double>> iterations;
   for (int rep = 0; rep < o.repetitions; ++rep) {
     std::vector<double> my_iterations;
     const RankTiming mine = timed_loop(ctx.backend, ctx.comm, ctx.watchdog, {o.iters, o.agg_iters},
                                        {o.delay_rank, o.delay_us}, o.blocking,
                                        o.per_iteration ? &my_iterations : nullptr);
     const std::vector<RankTiming> all = gather_timings(ctx.comm, mine);
-    // As nccl-tests: an iteration's time is its slowest rank's.
-    const std::vector<double> slowest =
-        o.per_iteration ? ctx.comm.max_each(my_iterations) : std::vector<double>{};
+    const std::vector<std::vector<double>> rank_iterations =
+        o.per_iteration ? ctx.comm.gather(my_iterations) : std::vector<std::vector<double>>{};
     ctx.watchdog.disarm();
     if (ctx.comm.rank() != 0) continue;
-    iterations.insert(iterations.end(), slowest.begin(), slowest.end());
+    iterations.resize(rank_iterations.size());
+    for (std::size_t r = 0; r < rank_iterations.size(); ++r)
+      iterations[r].insert(iterations[r].end(), rank_iterations[r].begin(),
+                           rank_iterations[r].end());
     const std::vector<double> totals = each_rank(all, &RankTiming::total_us);
     m.sample_us.push_back(shown_time(o.time_shown, totals));
     if (o.report_cputime)
@@ -142,7 +145,8 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
     m.avg_us = mean(avg);
     m.min_us = mean(lo);
     m.max_us = mean(hi);
-    if (!iterations.empty()) m.per_iteration.push_back(iteration_stats(iterations));
+    // As nccl-tests: an iteration's time is its slowest rank's.
+    if (!iterations.empty()) m.per_iteration.push_back(iteration_times(std::move(iterations)));
   }
   return m;
 }
@@ -342,7 +346,7 @@ std::size_t run_sweep(ModeContext& ctx) {
       json->wrong_total = wrong_total;
       json->avg_busbw = avg_busbw;
       json->end_time = local_time_now();
-      write_json_file_atomic(json_path, nccl_tests_json(*json));
+      write_text_file_atomic(json_path, nccl_tests_json(*json).dump(2) + "\n");
     }
     wrong_everywhere += wrong_total;
   }

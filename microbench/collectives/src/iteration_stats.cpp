@@ -4,9 +4,17 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
-#include <vector>
 
 namespace perfgate::collectives {
+namespace {
+
+// The nearest-rank percentile: the smallest value with `percent` % of the values at or below it.
+double nearest_rank(const std::vector<double>& sorted, std::size_t percent) {
+  const std::size_t rank = (sorted.size() * percent + 99) / 100;
+  return sorted[std::min(sorted.size(), rank) - 1];
+}
+
+}  // namespace
 
 IterationStats iteration_stats(std::span<const double> times_us) {
   if (times_us.empty()) throw std::invalid_argument("iteration_stats: no iterations");
@@ -17,14 +25,38 @@ IterationStats iteration_stats(std::span<const double> times_us) {
   double squares = 0;
   for (double t : sorted) squares += (t - mean) * (t - mean);
   const double stdev = std::sqrt(squares / double(n));
-  // The nearest-rank 99th percentile: the smallest value with 99 % of the values at or below it.
-  const std::size_t rank = (n * 99 + 99) / 100;
-  return {sorted.front(), sorted.back(), sorted[std::min(n, rank) - 1],
+  return {sorted.front(),
+          sorted.back(),
+          mean,
+          sorted[n / 2],
+          nearest_rank(sorted, 95),
+          nearest_rank(sorted, 99),
+          stdev,
           mean > 0 ? stdev / mean * 100 : 0};
 }
 
-nlohmann::json iteration_stats_json(const IterationStats& s) {
-  return {{"min_us", s.min_us}, {"max_us", s.max_us}, {"p99_us", s.p99_us}, {"cv_pct", s.cv_pct}};
+IterationTimes iteration_times(std::vector<std::vector<double>> rank_us) {
+  if (rank_us.empty() || rank_us.front().empty())
+    throw std::invalid_argument("iteration_times: no iterations");
+  std::vector<double> slowest = rank_us.front();
+  for (const std::vector<double>& rank : rank_us) {
+    if (rank.size() != slowest.size())
+      throw std::invalid_argument("iteration_times: ranks timed different iteration counts");
+    std::transform(rank.begin(), rank.end(), slowest.begin(), slowest.begin(),
+                   [](double a, double b) { return std::max(a, b); });
+  }
+  const IterationStats stats = iteration_stats(slowest);
+  return {std::move(rank_us), std::move(slowest), stats};
+}
+
+nlohmann::ordered_json iteration_times_json(const IterationTimes& t, bool each_rank) {
+  const IterationStats& s = t.stats;
+  nlohmann::ordered_json j = {
+      {"min_us", s.min_us},     {"max_us", s.max_us}, {"avg_us", s.avg_us},
+      {"p50_us", s.p50_us},     {"p95_us", s.p95_us}, {"p99_us", s.p99_us},
+      {"stdev_us", s.stdev_us}, {"cv_pct", s.cv_pct}, {"times_us", t.slowest_us}};
+  if (each_rank && t.rank_us.size() > 1) j["per_process_max_times_us"] = t.rank_us;
+  return j;
 }
 
 }  // namespace perfgate::collectives

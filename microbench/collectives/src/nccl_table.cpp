@@ -24,7 +24,7 @@ std::string placement_cells(const PlacementCells& c, bool per_iteration) {
       fmt::format("  {}  {}  {}{}", format_time_us(c.time_us), format_table_number(c.algbw, 6),
                   format_table_number(c.busbw, 6), wrong);
   if (per_iteration) {
-    const IterationStats s = c.iterations.value_or(IterationStats{});
+    const IterationStats s = c.iterations ? c.iterations->stats : IterationStats{};
     for (double value : {s.min_us, s.max_us, s.p99_us, s.cv_pct})
       out += "  " + format_table_number(value, 7);
   }

@@ -10,11 +10,11 @@ std::string flag(bool value) {
   return value ? "true" : "false";
 }
 
-nlohmann::json config(const TableHeader& h) {
-  nlohmann::json c = {{"nthreads", 1},
-                      {"ngpus", 1},
-                      {"minimum_bytes", h.min_bytes},
-                      {"maximum_bytes", h.max_bytes}};
+nlohmann::ordered_json config(const TableHeader& h) {
+  nlohmann::ordered_json c = {{"nthreads", 1},
+                              {"ngpus", 1},
+                              {"minimum_bytes", h.min_bytes},
+                              {"maximum_bytes", h.max_bytes}};
   if (h.steps.by_factor())
     c["step_factor"] = h.steps.factor;
   else
@@ -27,7 +27,7 @@ nlohmann::json config(const TableHeader& h) {
   c["blocking_collectives"] = flag(h.blocking != 0);
   c["per_iter_timing"] = flag(h.per_iteration);
   c["parallel_init"] = flag(false);
-  nlohmann::json& devices = c["devices"] = nlohmann::json::array();
+  nlohmann::ordered_json& devices = c["devices"] = nlohmann::ordered_json::array();
   for (const RankDescription& r : h.ranks)
     devices.push_back({{"rank", r.rank},
                        {"group", 0},
@@ -40,30 +40,31 @@ nlohmann::json config(const TableHeader& h) {
 }
 
 // One placement's object; null where it was not measured (-O 0's out-of-place).
-nlohmann::json placement(const PlacementCells& c, bool cputime) {
+nlohmann::ordered_json placement(const PlacementCells& c, bool cputime) {
   if (!c.measured) return nullptr;
-  return {{cputime ? "cpu_time" : "time", c.time_us},
-          {"alg_bw", c.algbw},
-          {"bus_bw", c.busbw},
-          {"nwrong", c.wrong ? nlohmann::json(double(*c.wrong)) : nlohmann::json()}};
+  return {
+      {cputime ? "cpu_time" : "time", c.time_us},
+      {"alg_bw", c.algbw},
+      {"bus_bw", c.busbw},
+      {"nwrong", c.wrong ? nlohmann::ordered_json(double(*c.wrong)) : nlohmann::ordered_json()}};
 }
 
-nlohmann::json per_iteration(const PlacementCells& c) {
+nlohmann::ordered_json per_iteration(const PlacementCells& c) {
   if (!c.measured || !c.iterations) return nullptr;
-  return iteration_stats_json(*c.iterations);
+  return iteration_times_json(*c.iterations, true);
 }
 
-nlohmann::json result(const TableRow& row, const TableHeader& h) {
-  nlohmann::json r = {{"size", row.bytes},
-                      {"count", row.count},
-                      {"type", type_name(row.dtype)},
-                      {"redop", row.redop},
-                      {"root", fmt::format("{:6d}", row.root)},
-                      {"out_of_place", placement(row.out_of_place, h.cputime)},
-                      {"in_place", placement(row.in_place, h.cputime)}};
-  if (h.per_iteration) {
-    r["out_of_place_per_iter"] = per_iteration(row.out_of_place);
-    r["in_place_per_iter"] = per_iteration(row.in_place);
+nlohmann::ordered_json result(const TableRow& row, const TableHeader& h) {
+  nlohmann::ordered_json r = {{"size", row.bytes},
+                              {"count", row.count},
+                              {"type", type_name(row.dtype)},
+                              {"redop", row.redop},
+                              {"root", fmt::format("{:6d}", row.root)}};
+  // As nccl-tests writes a row: each placement, then its per-iteration object.
+  for (const auto& [key, cells] :
+       {std::pair{"out_of_place", &row.out_of_place}, std::pair{"in_place", &row.in_place}}) {
+    r[key] = placement(*cells, h.cputime);
+    if (h.per_iteration) r[std::string(key) + "_per_iter"] = per_iteration(*cells);
   }
   r["actual_iterations"] = h.iters;
   r["experiment_name"] = "";
@@ -72,8 +73,8 @@ nlohmann::json result(const TableRow& row, const TableHeader& h) {
 
 }  // namespace
 
-nlohmann::json nccl_tests_json(const NcclTestsJsonRun& run) {
-  nlohmann::json results = nlohmann::json::array();
+nlohmann::ordered_json nccl_tests_json(const NcclTestsJsonRun& run) {
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (const TableRow& row : run.rows) results.push_back(result(row, run.header));
   return {{"version", 2},
           // Not nccl-tests': the binary the file stands for, which nccl-tests' readers take from
@@ -82,12 +83,13 @@ nlohmann::json nccl_tests_json(const NcclTestsJsonRun& run) {
           {"start_time", run.start_time},
           {"args", run.args},
           {"env", run.env},
-          {"nccl_version", run.nccl_version ? nlohmann::json(*run.nccl_version) : nlohmann::json()},
+          {"nccl_version",
+           run.nccl_version ? nlohmann::ordered_json(*run.nccl_version) : nlohmann::ordered_json()},
           {"config", config(run.header)},
           {"results", std::move(results)},
           {"out_of_bounds", {{"count", run.wrong_total}, {"okay", flag(run.wrong_total == 0)}}},
           {"average_bus_bandwidth", {{"bandwidth", run.avg_busbw}, {"okay", "unchecked"}}},
-          {"errors", nlohmann::json::array()},
+          {"errors", nlohmann::ordered_json::array()},
           {"end_time", run.end_time}};
 }
 

@@ -56,10 +56,12 @@ std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
   time.extra["busbw_factor"] = factor;
   time.extra["wrong"] = m.wrong ? nlohmann::json(*m.wrong) : nlohmann::json();
   time.extra["stragglers"] = m.stragglers;
-  // As perfgate's nccl-tests reader keeps a table's per-iteration columns: one entry a cycle.
+  // As perfgate's nccl-tests reader keeps a table's per-iteration columns: one entry a cycle,
+  // with the slowest rank's time of each iteration (per_rank_us above has each rank's mean).
   if (!m.per_iteration.empty()) {
     nlohmann::json& cycles = time.extra["per_iteration"] = nlohmann::json::array();
-    for (const IterationStats& s : m.per_iteration) cycles.push_back(iteration_stats_json(s));
+    for (const IterationTimes& t : m.per_iteration)
+      cycles.push_back(nlohmann::json(iteration_times_json(t, false)));
   }
   if (m.wrong && *m.wrong > 0) {
     time.status = ResultStatus::error;

@@ -1,9 +1,8 @@
-#include <fstream>
 #include <sstream>
 #include <system_error>
 
+#include "perfgate/core/document.hpp"
 #include "perfgate/core/error.hpp"
-#include "perfgate/core/identity.hpp"
 #include "perfgate/report/report.hpp"
 #include "renderers.hpp"
 
@@ -28,31 +27,6 @@ std::string render(Format format, const ReportInput& in) {
   return {};
 }
 
-namespace {
-
-// A reader (a CI step, a browser) never sees half a report.
-void write_atomically(const std::filesystem::path& path, const std::string& text) {
-  const auto tmp = path.string() + ".tmp-" + new_uuid().substr(0, 8);
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    f.flush();
-    if (!f) {
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      throw ToolError(path.string() + ": cannot write the report");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw ToolError(path.string() + ": cannot write the report (" + ec.message() + ")");
-  }
-}
-
-}  // namespace
-
 std::vector<std::filesystem::path> write_reports(const std::filesystem::path& dir,
                                                  const std::vector<Format>& formats,
                                                  const ReportInput& in) {
@@ -65,7 +39,7 @@ std::vector<std::filesystem::path> write_reports(const std::filesystem::path& di
   for (Format f : formats) rendered.emplace_back(dir / file_name(f), render(f, in));
   std::vector<std::filesystem::path> written;
   for (const auto& [path, text] : rendered) {
-    write_atomically(path, text);
+    write_text_file_atomic(path, text);  // a reader (a CI step, a browser) sees no half report
     written.push_back(path);
   }
   return written;

@@ -103,9 +103,19 @@ for name, op in (("nt.json", "all_reduce"), ("nt.json.0", "all_gather"), ("nt.js
     assert d["config"]["per_iter_timing"] == "true" and d["config"]["step_factor"] == 4, d["config"]
     assert [x["device_hex"] for x in d["config"]["devices"]] == ["cpu", "cpu"], d["config"]["devices"]
     assert len(d["results"]) == 3 * 2, len(d["results"])
+    assert list(d)[:3] == ["version", "program", "start_time"] and list(d)[-1] == "end_time", list(d)
     for r in d["results"]:
         assert r["out_of_place"]["nwrong"] == 0 and r["in_place"]["time"] > 0, r
-        assert r["out_of_place_per_iter"]["min_us"] <= r["out_of_place_per_iter"]["max_us"], r
+        assert list(r)[5:9] == ["out_of_place", "out_of_place_per_iter", "in_place", "in_place_per_iter"], list(r)
+        for key in ("out_of_place_per_iter", "in_place_per_iter"):
+            it = r[key]
+            # -n 3: three iterations, each its slower rank's, from both ranks' own times.
+            ranks = it["per_process_max_times_us"]
+            assert len(ranks) == 2 and all(len(x) == 3 for x in ranks), it
+            assert it["times_us"] == [max(a, b) for a, b in zip(*ranks)], it
+            times = sorted(it["times_us"])
+            assert (it["min_us"], it["p50_us"], it["max_us"]) == (times[0], times[1], times[2]), it
+            assert abs(it["avg_us"] - sum(times) / 3) <= 1e-9 * it["avg_us"], it
     assert d["out_of_bounds"] == {"count": 0, "okay": "true"}, d["out_of_bounds"]
 PY
 if ingest_or_skip "$WORK/nt.json.0"; then

@@ -180,8 +180,10 @@ TEST_CASE("per-iteration (-I 1) and timestamp (-S 1) headers are the newest nccl
 
 TEST_CASE("rows carry four per-iteration cells a placement (-I 1) and end in their time (-S 1)") {
   TableRow row{1024, 256, DataType::f32, "sum", -1, {14.31, 0.07, 0.07, 0}, {14.02, 0.07, 0.07, 0}};
-  row.out_of_place.iterations = IterationStats{13.31, 17.32, 16.89, 3.4};
-  row.in_place.iterations = IterationStats{13.04, 123456.7, 16.54, 0.41};
+  row.out_of_place.iterations =
+      IterationTimes{.stats = {.min_us = 13.31, .max_us = 17.32, .p99_us = 16.89, .cv_pct = 3.4}};
+  row.in_place.iterations = IterationTimes{
+      .stats = {.min_us = 13.04, .max_us = 123456.7, .p99_us = 16.54, .cv_pct = 0.41}};
   row.printed_at = "2026-12-03 14:05:09";
   CHECK(format_table_row(row, true) ==
         "        1024           256     float     sum      -1    14.31    0.07    0.07       0    "

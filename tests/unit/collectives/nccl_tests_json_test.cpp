@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "perfgate/collectives/nccl_tests_json.hpp"
 
@@ -23,25 +25,41 @@ TEST_CASE("the JSON file (-J) is nccl-tests' layout: config, devices, rows, plac
   run.args = {"perfgate-collectives", "-J", "x.json"};
   run.nccl_version = 22803;
   TableRow row{1024, 256, DataType::bf16, "sum", -1, {14.5, 0.07, 0.07, 0}, {14.0, 0.07, 0.07, {}}};
-  row.out_of_place.iterations = IterationStats{13.0, 17.0, 16.5, 3.4};
+  row.out_of_place.iterations = iteration_times({{13.0, 17.0, 16.5}, {12.0, 14.0, 16.0}});
   TableRow in_place_only = row;
   in_place_only.out_of_place.measured = false;
   run.rows = {row, in_place_only};
   run.wrong_total = 0;
   run.avg_busbw = 0.07;
-  const nlohmann::json j = nccl_tests_json(run);
+  const nlohmann::ordered_json j = nccl_tests_json(run);
+  // The keys in nccl-tests' order (a row's placement, then its per-iteration object).
+  const auto keys = [](const nlohmann::ordered_json& object) {
+    std::vector<std::string> names;
+    for (const auto& item : object.items()) names.push_back(item.key());
+    return names;
+  };
+  CHECK(keys(j) == std::vector<std::string>{"version", "program", "start_time", "args", "env",
+                                            "nccl_version", "config", "results", "out_of_bounds",
+                                            "average_bus_bandwidth", "errors", "end_time"});
+  CHECK(keys(j["results"][0]) == std::vector<std::string>{"size", "count", "type", "redop", "root",
+                                                          "out_of_place", "out_of_place_per_iter",
+                                                          "in_place", "in_place_per_iter",
+                                                          "actual_iterations", "experiment_name"});
+  CHECK(keys(j["config"]).front() == "nthreads");
   CHECK(j["program"] == "all_reduce_perf");
   CHECK(j["nccl_version"] == 22803);
   CHECK(j["config"]["step_factor"] == 2);
   CHECK(j["config"]["blocking_collectives"] == "true");  // nccl-tests' booleans are strings
   CHECK(j["config"]["devices"][0]["device_hex"] == "0000:19:00");
-  const nlohmann::json& r = j["results"][0];
+  const nlohmann::ordered_json& r = j["results"][0];
   CHECK(r["type"] == "bfloat16");
   CHECK(r["root"] == "    -1");  // nccl-tests' %6i
   CHECK(r["out_of_place"]["time"] == 14.5);
   CHECK(r["out_of_place"]["nwrong"] == 0.0);
   CHECK(r["in_place"]["nwrong"].is_null());  // unchecked
-  CHECK(r["out_of_place_per_iter"]["p99_us"] == 16.5);
+  CHECK(r["out_of_place_per_iter"]["p99_us"] == 17.0);
+  CHECK(r["out_of_place_per_iter"]["times_us"] == nlohmann::json::parse("[13.0, 17.0, 16.5]"));
+  CHECK(r["out_of_place_per_iter"]["per_process_max_times_us"].size() == 2);
   CHECK(r["in_place_per_iter"].is_null());
   CHECK(j["results"][1]["out_of_place"].is_null());  // -O 0
   CHECK(j["out_of_bounds"]["okay"] == "true");

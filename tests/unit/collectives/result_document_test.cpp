@@ -91,14 +91,17 @@ TEST_CASE("per-iteration statistics (-I 1) sit beside the time, one entry a cycl
   const Scale scale{1, 0, 4};
   CHECK(case_results(all_reduce_case(), scale)[0].extra.count("per_iteration") == 0);
   CaseMeasurement all = all_reduce_case();
-  all.per_iteration = {{9.5, 13.0, 13.0, 4.2}};
+  all.per_iteration = {iteration_times({{8, 12}, {10, 9}})};
   CaseMeasurement more = all_reduce_case();
-  more.per_iteration = {{9.0, 30.0, 29.5, 40.0}};
+  more.per_iteration = {iteration_times({{20, 5}, {4, 30}})};
   absorb_cycle(all, more);
   const std::vector<Result> results = case_results(all, scale);
-  CHECK(results[0].extra["per_iteration"] ==
-        nlohmann::json::parse(R"([{"min_us": 9.5, "max_us": 13.0, "p99_us": 13.0, "cv_pct": 4.2},
-                                  {"min_us": 9.0, "max_us": 30.0, "p99_us": 29.5, "cv_pct": 40.0}])"));
+  // Each cycle's iterations are their slowest rank's: 10, 12 and 20, 30.
+  CHECK(results[0].extra["per_iteration"] == nlohmann::json::parse(R"([
+    {"min_us": 10.0, "max_us": 12.0, "avg_us": 11.0, "p50_us": 12.0, "p95_us": 12.0,
+     "p99_us": 12.0, "stdev_us": 1.0, "cv_pct": 9.090909090909092, "times_us": [10.0, 12.0]},
+    {"min_us": 20.0, "max_us": 30.0, "avg_us": 25.0, "p50_us": 30.0, "p95_us": 30.0,
+     "p99_us": 30.0, "stdev_us": 5.0, "cv_pct": 20.0, "times_us": [20.0, 30.0]}])"));
   CHECK(results[1].extra.count("per_iteration") == 0);  // bandwidths carry none
 }
 

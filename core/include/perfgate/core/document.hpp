@@ -28,7 +28,9 @@ nlohmann::json read_json_file(const std::filesystem::path& path);
 nlohmann::json parse_json_text(const std::string& text, const std::string& source);
 
 // Writes atomically (temporary file in the same folder, fsync, rename): a reader never sees
-// half a document. Throws ToolError naming the path.
+// half a file. Throws ToolError naming the path.
+void write_text_file_atomic(const std::filesystem::path& path, const std::string& text);
+// The document indented by 2, as write_text_file_atomic writes.
 void write_json_file_atomic(const std::filesystem::path& path, const nlohmann::json& doc);
 
 Run read_document_file(const std::filesystem::path& path);

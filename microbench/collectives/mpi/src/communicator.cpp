@@ -71,11 +71,13 @@ double Communicator::max(double value) const {
   return out;
 }
 
-std::vector<double> Communicator::max_each(const std::vector<double>& values) const {
-  std::vector<double> out(rank_ == 0 ? values.size() : 0);
-  MPI_Reduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, 0,
-             MPI_COMM_WORLD);
-  return out;
+std::vector<std::vector<double>> Communicator::gather(const std::vector<double>& values) const {
+  const auto count = static_cast<int>(values.size());
+  std::vector<double> joined(rank_ == 0 ? values.size() * static_cast<std::size_t>(size_) : 0);
+  MPI_Gather(values.data(), count, MPI_DOUBLE, joined.data(), count, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  std::vector<std::vector<double>> all;
+  for (auto at = joined.begin(); at != joined.end(); at += count) all.emplace_back(at, at + count);
+  return all;
 }
 
 std::size_t Communicator::sum(std::size_t value) const {

@@ -48,7 +48,7 @@ struct PlacementCells {
   double time_us = 0, algbw = 0, busbw = 0;
   std::optional<std::size_t> wrong;  // nullopt: not checked ("N/A")
   bool measured = true;  // false: the cells are blank (nccl-tests' -O 0 out-of-place cells)
-  std::optional<IterationStats> iterations{};  // -I 1: the four per-iteration cells
+  std::optional<IterationTimes> iterations{};  // -I 1: the four per-iteration cells' source
 };
 
 struct TableRow {

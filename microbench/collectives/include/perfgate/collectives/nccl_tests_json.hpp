@@ -25,7 +25,8 @@ struct NcclTestsJsonRun {
   double avg_busbw = 0;
 };
 
-nlohmann::json nccl_tests_json(const NcclTestsJsonRun& run);
+// Keys in nccl-tests' order, for scripts and eyes that read the file as nccl-tests writes it.
+nlohmann::ordered_json nccl_tests_json(const NcclTestsJsonRun& run);
 
 // The first of PATH, PATH.0, PATH.1, ... that does not exist: nccl-tests never overwrites a
 // JSON file, so one -J over several runs (or collectives) keeps each.

@@ -24,8 +24,9 @@ struct CaseMeasurement {
   double avg_us = 0, min_us = 0, max_us = 0;  // across ranks, mean over repetitions
   std::optional<std::size_t> wrong;           // nullopt when not checked
   std::vector<int> stragglers;
-  // -I 1: per cycle (-N), the statistics of its iterations, each iteration's slowest rank's.
-  std::vector<IterationStats> per_iteration;
+  // -I 1: per cycle (-N), its iterations on every rank and their statistics, each iteration's
+  // slowest rank's.
+  std::vector<IterationTimes> per_iteration;
 };
 
 SeriesKey case_key(const CaseMeasurement& m, const std::string& metric);

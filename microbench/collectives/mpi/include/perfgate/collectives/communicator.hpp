@@ -32,9 +32,9 @@ class Communicator {
   std::vector<std::string> gather(const std::string& text) const;
   std::vector<std::string> all_gather(const std::string& text) const;
   double max(double value) const;
-  // Rank 0 receives each element's maximum over the ranks (others: empty); every rank passes
-  // as many values.
-  std::vector<double> max_each(const std::vector<double>& values) const;
+  // Rank 0 receives every rank's values, in rank order (others: empty); every rank passes as
+  // many.
+  std::vector<std::vector<double>> gather(const std::vector<double>& values) const;
   std::size_t sum(std::size_t value) const;
   // Collective: nullopt on every rank when no rank has a reason, else the same RankReason on
   // every rank (so that all skip or refuse together and none is left in a collective).
