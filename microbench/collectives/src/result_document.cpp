@@ -56,8 +56,9 @@ std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
   time.extra["busbw_factor"] = factor;
   time.extra["wrong"] = m.wrong ? nlohmann::json(*m.wrong) : nlohmann::json();
   time.extra["stragglers"] = m.stragglers;
-  // As perfgate's nccl-tests reader keeps a table's per-iteration columns: one entry a cycle,
-  // with the slowest rank's time of each iteration (per_rank_us above has each rank's mean).
+  // One entry a cycle, with nccl-tests' JSON keys and the slowest rank's time of each iteration
+  // (per_rank_us above has each rank's mean); perfgate's nccl-tests reader keeps the four a
+  // table prints.
   if (!m.per_iteration.empty()) {
     nlohmann::json& cycles = time.extra["per_iteration"] = nlohmann::json::array();
     for (const IterationTimes& t : m.per_iteration)
