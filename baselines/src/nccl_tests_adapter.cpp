@@ -1,6 +1,6 @@
 // nccl-tests stdout → Run. The table layout is read from its own header line, so logs with
 // and without the "root" column, with "#wrong" or the older "error" column, and with the newest
-// nccl-tests' per-iteration and timestamp columns, all parse.
+// nccl-tests' bitwise-check, per-iteration and timestamp columns, all parse.
 // Series are named as perfgate-collectives names them (docs/collectives.md), so that a log and a
 // perfgate-collectives document of the same case share ids and `perfgate compare` lines them up.
 #include <algorithm>
@@ -118,9 +118,13 @@ constexpr std::pair<const char*, const char*> kPerIterationColumns[] = {
 struct Layout {
   std::vector<std::string> leading;  // size, count, type, redop[, root]
   std::size_t groups = 1;            // placements per full row: 2 (out-of-place, in-place) or 1
-  // Words per placement: time, algbw, busbw, #wrong|error, and the per-iteration columns when
-  // the header names them.
+  // Words per placement: time, algbw, busbw, #wrong|error, then #bitdiff and the per-iteration
+  // columns when the header names them.
   std::size_t group_width = 4;
+  // The newest nccl-tests' bitwise repeatability check: "#bitdiff", after "#wrong", counts the
+  // bits of the output that differed between repeated runs of the same operation on the same
+  // inputs (a reduction whose order varies, or a fault).
+  bool bitwise = false;
   // nccl-tests' -S 1 (report_timestamps) ends the header with "timestamp" and each row with the
   // date and the clock time it was printed at.
   bool timestamp = false;
@@ -134,7 +138,8 @@ struct Layout {
   // e.g. 2e-07). Only a wrong count marks a result as failed.
   bool wrong_count = true;
 
-  bool per_iteration() const { return group_width > 4; }
+  std::size_t first_per_iteration() const { return bitwise ? 5 : 4; }
+  bool per_iteration() const { return group_width > first_per_iteration(); }
   std::size_t values(std::size_t placements) const {
     return leading.size() + placements * group_width + (timestamp ? 2 : 0);
   }
@@ -198,6 +203,10 @@ class LogParser {
     } else if (line.rfind("# GPU memory usage", 0) == 0) {  // nccl-tests' -M 1
       run_.metadata["nccl_tests"]["gpu_memory_usage"] =
           trim_blanks(line.substr(line.find(':') + 1));
+    } else if (line.rfind("# Per-Iteration Report:", 0) == 0) {
+      read_per_iteration_report(line);
+    } else if (line.rfind("# Bitwise", 0) == 0) {
+      read_bitwise_line(line);
     } else if (line.rfind("# Out of bounds values", 0) == 0) {
       run_.metadata["nccl_tests"]["out_of_bounds"] = line.substr(line.find(':') + 1);
     } else if (is_header(t)) {
@@ -233,13 +242,15 @@ class LogParser {
         (l.groups == 2 && !std::equal(group.begin(), group.end(), t.begin() + i + group.size())))
       fail("unexpected nccl-tests header (the in-place columns differ from the out-of-place)");
     l.wrong_count = group[3] == "#wrong";
+    l.bitwise = group.size() > 4 && group[4] == "#bitdiff";
     l.time_metric = group[0];
     layout_ = l;
     ++table_;
   }
 
   // The words of the header's first placement group, from its time word at `first`: time,
-  // algbw, busbw, then #wrong or error, then the four per-iteration columns if printed.
+  // algbw, busbw, then #wrong or error, then #bitdiff and the four per-iteration columns if
+  // printed.
   std::vector<std::string> header_group(const std::vector<std::string>& t,
                                         std::size_t first) const {
     if (t.size() < first + 4) fail("unexpected nccl-tests header (fewer than 4 timing columns)");
@@ -248,6 +259,7 @@ class LogParser {
       fail("unexpected nccl-tests header (expected time algbw busbw #wrong, found " + group[0] +
            " " + group[1] + " " + group[2] + " " + group[3] + ")");
     std::size_t next = first + 4;
+    if (next < t.size() && t[next] == "#bitdiff") group.push_back(t[next++]);
     if (next < t.size() && t[next] == kPerIterationColumns[0].first) {
       for (const auto& [column, key] : kPerIterationColumns) {
         if (next >= t.size() || t[next] != column)
@@ -291,7 +303,8 @@ class LogParser {
       params["inplace"] = inplace ? "1" : "0";
       const double time_us = number(t[base], l.time_metric);
       nlohmann::json time_extra = row_extra;
-      if (l.per_iteration()) time_extra["per_iteration"] = per_iteration(t, base + 4);
+      if (l.per_iteration())
+        time_extra["per_iteration"] = per_iteration(t, base + l.first_per_iteration());
       add_metric(op, params, l.time_metric, "us", Direction::lower_is_better, time_us, false, t,
                  base, time_extra);
       for (const auto& [metric, column] : {std::pair{"algbw", 1}, std::pair{"busbw", 2}}) {
@@ -370,15 +383,21 @@ class LogParser {
     r.extra["count"] = t[1];
     if (derived) r.extra["derived_from_time"] = true;
     const std::string& check = t[base + 3];
-    const auto wrong = parse_number(check);
-    if (wrong && layout_->wrong_count) {
+    const auto wrong = layout_->wrong_count ? parse_number(check) : std::nullopt;
+    if (wrong)
       r.extra["wrong"] = static_cast<long long>(*wrong);
-      if (*wrong > 0) {
-        r.status = ResultStatus::error;
-        r.message = "nccl-tests found " + check + " wrong elements";
-      }
-    } else {
+    else
       r.extra[layout_->wrong_count ? "wrong" : "error"] = check;
+    const auto bitdiff = layout_->bitwise ? parse_number(t[base + 4]) : std::nullopt;
+    if (bitdiff) r.extra["bitdiff"] = static_cast<long long>(*bitdiff);
+    std::vector<std::string> failures;
+    if (wrong && *wrong > 0) failures.push_back(check + " wrong elements");
+    if (bitdiff && *bitdiff > 0)
+      failures.push_back(t[base + 4] + " bits that differed between repeated runs (#bitdiff)");
+    if (!failures.empty()) {
+      r.status = ResultStatus::error;
+      r.message = "nccl-tests found " + failures.front() +
+                  (failures.size() > 1 ? " and " + failures.back() : "");
     }
     const auto [at, first] = seen_.try_emplace(r.key.id(), table_, run_.results.size());
     if (first) {
@@ -394,10 +413,12 @@ class LogParser {
     for (const auto& [key, item] : sample_extra.items()) earlier.extra[key].push_back(item);
     earlier.summary = summarize(earlier.samples);
     if (derived) earlier.extra["derived_from_time"] = true;
-    if (wrong && layout_->wrong_count) {  // summed over the cycles that were checked
-      const nlohmann::json& before = earlier.extra["wrong"];
-      earlier.extra["wrong"] = static_cast<long long>(*wrong) +
-                               (before.is_number_integer() ? before.get<long long>() : 0);
+    // Summed over the cycles that were checked.
+    for (const auto& [count, key] : {std::pair{wrong, "wrong"}, std::pair{bitdiff, "bitdiff"}}) {
+      if (!count) continue;
+      const nlohmann::json& before = earlier.extra[key];
+      earlier.extra[key] = static_cast<long long>(*count) +
+                           (before.is_number_integer() ? before.get<long long>() : 0);
     }
     if (r.status == ResultStatus::error && earlier.status != ResultStatus::error) {
       earlier.status = r.status;
@@ -429,6 +450,33 @@ class LogParser {
       blocking_ = 3;
     else
       blocking_ = 1;
+  }
+
+  // "# Per-Iteration Report: CUDA event timing; i_* uses max over process rows; summary skips
+  // first 3 iterations": the clock, and how many leading iterations the statistics leave out
+  // (nccl-tests' -K, per_iter_skip; the JSON's times_us still holds them).
+  void read_per_iteration_report(const std::string& line) {
+    static const std::regex skip_re(R"(summary skips first (\d{1,9}) iterations)");
+    nlohmann::json& meta = run_.metadata["nccl_tests"];
+    meta["per_iteration_report"] = trim_blanks(line.substr(line.find(':') + 1));
+    std::smatch m;
+    meta["per_iter_skip"] = bounded_regex_search(line, m, skip_re) ? std::stol(m[1]) : 0;
+  }
+
+  // The bitwise check's lines: "# Bitwise Repeatability: 4 comparisons after one reference run"
+  // in the header, "# Bitwise mismatches : 1 FAILED" in the footer, and a "# Bitwise mismatch
+  // (out-of-place): first repeat ..." line for each case that differed.
+  void read_bitwise_line(const std::string& line) {
+    static const std::regex repeats_re(R"(^# Bitwise Repeatability:\s*(\d{1,9}) )");
+    nlohmann::json& meta = run_.metadata["nccl_tests"];
+    const std::string after_colon = trim_blanks(line.substr(line.find(':') + 1));
+    std::smatch m;
+    if (bounded_regex_search(line, m, repeats_re))
+      meta["bitwise_repeats"] = std::stol(m[1]);
+    else if (line.rfind("# Bitwise mismatches", 0) == 0)
+      meta["bitwise_mismatches"] = after_colon;
+    else if (line.rfind("# Bitwise mismatch (", 0) == 0)
+      meta["bitwise_details"].push_back(line.substr(2));
   }
 
   // perfgate's line for -R names the value: "... (-R 2)".

@@ -5,6 +5,7 @@
 // its log or its JSON is ingested.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -38,8 +39,10 @@ class JsonToLog {
     const nlohmann::json& results = array(need(doc, "results", ""), "results");
     cputime_ = reports_cputime(results);
     per_iteration_ = reports_per_iteration(results);
-    const std::string group = fmt::format("{} algbw busbw #wrong{}", cputime_ ? "cputime" : "time",
-                                          per_iteration_ ? " i_min i_max i_p99 i_cv%" : "");
+    bitwise_ = find(config, "bitwise_repeats") != nullptr;
+    const std::string group =
+        fmt::format("{} algbw busbw #wrong{}{}", cputime_ ? "cputime" : "time",
+                    bitwise_ ? " #bitdiff" : "", per_iteration_ ? " i_min i_max i_p99 i_cv%" : "");
     out += fmt::format("#  size count type redop root {0} {0}\n", group);
     for (std::size_t i = 0; i < results.size(); ++i)
       out += row(results[i], fmt::format("results[{}]", i));
@@ -157,6 +160,16 @@ class JsonToLog {
     // The JSON keeps only whether -z was given, not which mode: read as -z 1.
     if (flag(config, "blocking_collectives", "config."))
       out += "# Blocking Enabled: wait and barrier after each inner iteration (-m) \n";
+    // The lines the log prints for -I 1 (with -K's skip) and the bitwise check.
+    if (flag(config, "per_iter_timing", "config.")) {
+      const long long skip = number("per_iter_skip", 0);
+      out += fmt::format(
+          "# Per-Iteration Report: CUDA event timing; i_* uses max over process rows{} \n",
+          skip > 0 ? fmt::format("; summary skips first {} iterations", skip) : "");
+    }
+    if (find(config, "bitwise_repeats") != nullptr)
+      out += fmt::format("# Bitwise Repeatability: {} comparisons after one reference run \n",
+                         number("bitwise_repeats", 0));
     return out;
   }
 
@@ -233,9 +246,31 @@ class JsonToLog {
     return out;
   }
 
-  // One placement's four columns; "N/A" where it was not measured (null, or nccl-tests' "nan").
+  // One placement's columns; "N/A" where it was not measured (null, or nccl-tests' "nan").
   std::string placement(const nlohmann::json& row, const char* key, const std::string& path) const {
-    return columns(row, key, path) + (per_iteration_ ? per_iteration(row, key, path) : "");
+    return columns(row, key, path) + (bitwise_ ? bit_differences(row, key, path) : "") +
+           (per_iteration_ ? per_iteration(row, key, path) : "");
+  }
+
+  // The bitwise check's column (#bitdiff): the placement's "bitwise" object's different_bits.
+  std::string bit_differences(const nlohmann::json& row, const char* key,
+                              const std::string& path) const {
+    const nlohmann::json* p = find(row, key);
+    const nlohmann::json* bitwise = p != nullptr && p->is_object() ? find(*p, "bitwise") : nullptr;
+    if (bitwise == nullptr) return " N/A";
+    const std::string at = path + "." + key + ".bitwise";
+    object(*bitwise, at);
+    return fmt::format(
+        " {}", count_of(need(*bitwise, "different_bits", at + "."), at + ".different_bits"));
+  }
+
+  // A count nccl-tests writes as a number (nwrong as a double): whole, from 0 below 1e18.
+  long long count_of(const nlohmann::json& v, const std::string& path) const {
+    // Bounded before the cast: a double past long long's range has no integer value.
+    if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() < 1e18) ||
+        v.get<double>() != std::floor(v.get<double>()))
+      fail(path, "not a count");
+    return static_cast<long long>(v.get<double>());
   }
 
   std::string columns(const nlohmann::json& row, const char* key, const std::string& path) const {
@@ -255,10 +290,7 @@ class JsonToLog {
     }
     const nlohmann::json* wrong = find(*p, "nwrong");
     if (wrong == nullptr) return out + " N/A";
-    // Bounded before the cast: a double past long long's range has no integer value.
-    if (!wrong->is_number() || !(wrong->get<double>() >= 0 && wrong->get<double>() < 1e18))
-      fail(at + ".nwrong", "not a count");
-    return out + fmt::format(" {}", static_cast<long long>(wrong->get<double>()));
+    return out + fmt::format(" {}", count_of(*wrong, at + ".nwrong"));
   }
 
   std::string row(const nlohmann::json& r, const std::string& path) const {
@@ -276,6 +308,7 @@ class JsonToLog {
   std::string source_;
   bool cputime_ = false;
   bool per_iteration_ = false;
+  bool bitwise_ = false;  // config.bitwise_repeats: the rows carry the bitwise check's counts
 };
 
 }  // namespace

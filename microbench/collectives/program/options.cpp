@@ -192,6 +192,9 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("-I,--per_iter_timing", raw.per_iteration,
                  "sweep mode: 1 times each iteration on its own and adds the iterations' min, "
                  "max, 99th percentile and variation to each placement (slowest rank's)");
+  app.add_option("-K,--per_iter_skip", o.per_iter_skip,
+                 "sweep mode, with -I 1: the per-iteration statistics leave out each case's "
+                 "first N iterations (the JSON's times_us keeps them)");
   app.add_option("-y,--stream_null", raw.stream_null,
                  "NCCL: 1 runs the operations on the legacy default stream");
   app.add_option("-u,--unalign", o.unalign,
@@ -251,16 +254,17 @@ void check_bucket_range(const Options& o) {
       o.bucket_total, o.bucket_min, o.bucket_max, type_name(dtype)));
 }
 
-// -m, -z, -N, -C, -O, -S, -I and -J change how a sweep's timed loop launches its operations or
+// -m, -z, -N, -C, -O, -S, -I, -K and -J change how a sweep's timed loop launches its operations or
 // what its table shows (or writes); the other modes time loops of their own design (a step of
 // buckets, a loop beside a GEMM) and print tables of their own.
 void check_sweep_only(const Options& o) {
   if (o.mode == Mode::sweep) return;
   const std::pair<bool, const char*> sweep_options[] = {
-      {o.agg_iters != 1, "--agg_iters"},      {o.blocking != 0, "--blocking"},
-      {o.run_cycles != 1, "--run_cycles"},    {o.report_cputime, "--report_cputime"},
-      {!o.out_of_place, "--out_of_place"},    {o.report_timestamps, "--report_timestamps"},
-      {o.per_iteration, "--per_iter_timing"}, {!o.json_output.empty(), "--output_file"}};
+      {o.agg_iters != 1, "--agg_iters"},        {o.blocking != 0, "--blocking"},
+      {o.run_cycles != 1, "--run_cycles"},      {o.report_cputime, "--report_cputime"},
+      {!o.out_of_place, "--out_of_place"},      {o.report_timestamps, "--report_timestamps"},
+      {o.per_iteration, "--per_iter_timing"},   {o.per_iter_skip != 0, "--per_iter_skip"},
+      {!o.json_output.empty(), "--output_file"}};
   for (const auto& [given, option] : sweep_options) {
     if (given)
       throw InputError(
@@ -349,6 +353,12 @@ void finish_options(Options& o, const RawOptions& raw) {
   o.out_of_place = switch_value(raw.out_of_place, "--out_of_place");
   o.report_timestamps = switch_value(raw.report_timestamps, "--report_timestamps");
   o.per_iteration = switch_value(raw.per_iteration, "--per_iter_timing");
+  // The statistics need one iteration left over.
+  if (o.per_iter_skip < 0 || o.per_iter_skip >= o.iters)
+    throw InputError(fmt::format(
+        "--per_iter_skip {}: must be from 0 to {} (one less than --iters {}, so that one "
+        "iteration is left for the statistics)",
+        o.per_iter_skip, o.iters - 1, o.iters));
   o.stream_null = switch_value(raw.stream_null, "--stream_null");
   // Bounded: every buffer grows by it (at most 512 KiB, for 8-byte elements).
   if (o.unalign < 0 || o.unalign > 65536) throw InputError("--unalign: must be from 0 to 65536");
@@ -405,6 +415,7 @@ nlohmann::json options_json(const Options& o) {
           {"out_of_place", o.out_of_place},
           {"report_timestamps", o.report_timestamps},
           {"per_iteration", o.per_iteration},
+          {"per_iter_skip", o.per_iter_skip},
           {"stream_null", o.stream_null},
           {"unalign", o.unalign},
           {"json_output", o.json_output},

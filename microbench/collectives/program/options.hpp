@@ -51,6 +51,9 @@ struct Options {
   // clock on MPI); each placement's row adds the iterations' minimum, maximum, 99th percentile
   // and coefficient of variation, per iteration the slowest rank's (nccl-tests' per_iter_timing).
   bool per_iteration = false;
+  // -K N: the per-iteration statistics leave out each case's first N timed iterations, which
+  // the JSON's times_us still lists (nccl-tests' per_iter_skip); without -I 1, no effect.
+  int per_iter_skip = 0;
   // -y 1: NCCL's operations run on the legacy default stream (nccl-tests' stream_null).
   bool stream_null = false;
   // -u N: every operation buffer starts N elements past its aligned allocation (nccl-tests'

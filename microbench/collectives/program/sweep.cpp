@@ -146,7 +146,9 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
     m.min_us = mean(lo);
     m.max_us = mean(hi);
     // As nccl-tests: an iteration's time is its slowest rank's.
-    if (!iterations.empty()) m.per_iteration.push_back(iteration_times(std::move(iterations)));
+    if (!iterations.empty())
+      m.per_iteration.push_back(
+          iteration_times(std::move(iterations), static_cast<std::size_t>(o.per_iter_skip)));
   }
   return m;
 }
@@ -244,6 +246,7 @@ TableHeader header_for(ModeContext& ctx, Collective c) {
   h.cputime = ctx.options.report_cputime;
   h.per_iteration = ctx.options.per_iteration;
   h.iteration_timing = ctx.backend.iteration_timing();
+  h.per_iter_skip = ctx.options.per_iter_skip;
   h.timestamps = ctx.options.report_timestamps;
   const RankDescription mine = ctx.backend.describe();
   const std::vector<std::string> lines = ctx.comm.gather(

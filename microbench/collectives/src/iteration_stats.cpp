@@ -35,7 +35,7 @@ IterationStats iteration_stats(std::span<const double> times_us) {
           mean > 0 ? stdev / mean * 100 : 0};
 }
 
-IterationTimes iteration_times(std::vector<std::vector<double>> rank_us) {
+IterationTimes iteration_times(std::vector<std::vector<double>> rank_us, std::size_t skip) {
   if (rank_us.empty() || rank_us.front().empty())
     throw std::invalid_argument("iteration_times: no iterations");
   std::vector<double> slowest = rank_us.front();
@@ -45,16 +45,24 @@ IterationTimes iteration_times(std::vector<std::vector<double>> rank_us) {
     std::transform(rank.begin(), rank.end(), slowest.begin(), slowest.begin(),
                    [](double a, double b) { return std::max(a, b); });
   }
-  const IterationStats stats = iteration_stats(slowest);
-  return {std::move(rank_us), std::move(slowest), stats};
+  if (skip >= slowest.size())
+    throw std::invalid_argument("iteration_times: every iteration skipped");
+  const IterationStats stats = iteration_stats(std::span(slowest).subspan(skip));
+  return {std::move(rank_us), std::move(slowest), skip, stats};
 }
 
 nlohmann::ordered_json iteration_times_json(const IterationTimes& t, bool each_rank) {
   const IterationStats& s = t.stats;
-  nlohmann::ordered_json j = {
-      {"min_us", s.min_us},     {"max_us", s.max_us}, {"avg_us", s.avg_us},
-      {"p50_us", s.p50_us},     {"p95_us", s.p95_us}, {"p99_us", s.p99_us},
-      {"stdev_us", s.stdev_us}, {"cv_pct", s.cv_pct}, {"times_us", t.slowest_us}};
+  nlohmann::ordered_json j = {{"skipped_iterations", t.skipped},
+                              {"min_us", s.min_us},
+                              {"max_us", s.max_us},
+                              {"avg_us", s.avg_us},
+                              {"p50_us", s.p50_us},
+                              {"p95_us", s.p95_us},
+                              {"p99_us", s.p99_us},
+                              {"stdev_us", s.stdev_us},
+                              {"cv_pct", s.cv_pct},
+                              {"times_us", t.slowest_us}};
   if (each_rank && t.rank_us.size() > 1) j["per_process_max_times_us"] = t.rank_us;
   return j;
 }

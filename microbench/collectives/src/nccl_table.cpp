@@ -109,8 +109,11 @@ std::string format_table_header(const TableHeader& h) {
         "barrier \n";
   out += registration_line(h.registration);
   if (h.per_iteration)
-    out += fmt::format("# Per-Iteration Report: {} timing; i_* uses max over process rows \n",
-                       h.iteration_timing);
+    out += fmt::format("# Per-Iteration Report: {} timing; i_* uses max over process rows{} \n",
+                       h.iteration_timing,
+                       h.per_iter_skip > 0
+                           ? fmt::format("; summary skips first {} iterations", h.per_iter_skip)
+                           : "");
   out += "#\n# Using devices\n";
   for (const RankDescription& r : h.ranks) {
     out += fmt::format("#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [{}] {}\n", r.rank,

@@ -26,6 +26,7 @@ nlohmann::ordered_json config(const TableHeader& h) {
   c["graph"] = h.graph;
   c["blocking_collectives"] = flag(h.blocking != 0);
   c["per_iter_timing"] = flag(h.per_iteration);
+  c["per_iter_skip"] = h.per_iter_skip;
   c["parallel_init"] = flag(false);
   nlohmann::ordered_json& devices = c["devices"] = nlohmann::ordered_json::array();
   for (const RankDescription& r : h.ranks)
@@ -76,7 +77,7 @@ nlohmann::ordered_json result(const TableRow& row, const TableHeader& h) {
 nlohmann::ordered_json nccl_tests_json(const NcclTestsJsonRun& run) {
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (const TableRow& row : run.rows) results.push_back(result(row, run.header));
-  return {{"version", 2},
+  return {{"version", 3},
           // Not nccl-tests': the binary the file stands for, which nccl-tests' readers take from
           // args[0] and perfgate-collectives' command line does not name.
           {"program", run.header.program},

@@ -139,6 +139,31 @@ for key, value in expected.items():
 print(len(expected), "all_gather values read back from -J's JSON")
 PY
 fi
+# --- -K 2: the statistics leave out each case's first 2 iterations; times_us keeps all 5.
+expect_exit 0 run_collectives 2 --backend mpi -b 4K -e 16K -f 4 -n 5 -w 1 -I 1 -K 2 \
+  -J "$WORK/skip.json"
+expect_in out '^# Per-Iteration Report: host clock timing; i_\* uses max over process rows; summary skips first 2 iterations $'
+python3 - "$WORK/skip.json" "$WORK/out" <<'PY' || fail "-K 2: the statistics against times_us"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == 3 and d["config"]["per_iter_skip"] == 2, (d["version"], d["config"])
+rows = [l.split() for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")]
+assert len(rows) == len(d["results"]) == 2, (rows, d["results"])
+for r, printed in zip(d["results"], rows):
+    for key, first in (("out_of_place_per_iter", 9), ("in_place_per_iter", 17)):
+        it = r[key]
+        assert it["skipped_iterations"] == 2 and len(it["times_us"]) == 5, it
+        kept = sorted(it["times_us"][2:])
+        assert (it["min_us"], it["p50_us"], it["max_us"]) == (kept[0], kept[1], kept[2]), it
+        assert all(len(x) == 5 for x in it["per_process_max_times_us"]), it
+        # The table's i_min is the same statistic, to its printed digits.
+        assert abs(float(printed[first]) - it["min_us"]) <= 0.0051 * max(1, it["min_us"]), (printed, it)
+PY
+expect_exit 2 run_collectives 1 --backend mpi -n 5 -I 1 -K 5
+expect_in err '^perfgate-collectives: --per_iter_skip 5: must be from 0 to 4 \(one less than --iters 5, so that one iteration is left for the statistics\)$'
+expect_exit 2 run_collectives 1 --backend mpi --mode buckets -K 1
+expect_in err '^perfgate-collectives: --per_iter_skip: applies to sweep mode only, not buckets$'
+
 expect_exit 2 run_collectives 2 --backend mpi -J "$WORK/missing/nt.json" --output "$WORK/missing.json"
 expect_in err "^perfgate-collectives: --output_file $WORK/missing/nt.json: the folder $WORK/missing does not exist\$"
 [ ! -e "$WORK/missing.json" ] || fail "-J into a missing folder wrote a document"

@@ -587,3 +587,105 @@ TEST_CASE("nccl-tests JSON with the per-iteration report: its statistics beside 
                     "pi.json: nccl-tests JSON: results[0].out_of_place_per_iter.p99_us: not a "
                     "number");
 }
+
+TEST_CASE("the newest nccl-tests' bitwise check: #bitdiff read as a check, beside -I and -K") {
+  // nccl_bitwise.log: -I 1 -K 2 and a bitwise check of 4 repeats, printed in nccl-tests'
+  // formats; the 256 MiB in-place case differed in 64 bits between repeats.
+  const Run run = read_results_file(kData / "nccl_bitwise.log");
+  CHECK(run.results.size() == 3 * 2 * 3);
+  const std::string p = "collectives.all_reduce/bytes:268435456/dtype:f32/inplace:";
+  const Result& steady = find_series(run, p + "0/redop:sum/root:-1@time");
+  CHECK(steady.status == ResultStatus::ok);
+  CHECK(steady.samples == std::vector<double>{1204.3});
+  CHECK(steady.extra["bitdiff"] == 0);
+  CHECK(steady.extra["wrong"] == 0);
+  // The per-iteration columns are read after #bitdiff, not shifted by it.
+  CHECK(steady.extra["per_iteration"][0]["min_us"] == 1190.6);
+  CHECK(steady.extra["per_iteration"][0]["cv_pct"] == 0.44);
+  for (const char* metric : {"time", "algbw", "busbw"}) {
+    const Result& differed = find_series(run, p + "1/redop:sum/root:-1@" + metric);
+    CHECK(differed.status == ResultStatus::error);
+    CHECK(differed.extra["bitdiff"] == 64);
+    CHECK(differed.message ==
+          "nccl-tests found 64 bits that differed between repeated runs (#bitdiff)");
+  }
+  CHECK(find_series(run, p + "1/redop:sum/root:-1@busbw").samples == std::vector<double>{223.36});
+  const nlohmann::json& meta = run.metadata["nccl_tests"];
+  CHECK(meta["bitwise_repeats"] == 4);
+  CHECK(meta["bitwise_mismatches"] == "1 FAILED");
+  REQUIRE(meta["bitwise_details"].size() == 1);
+  CHECK(meta["bitwise_details"][0] ==
+        "Bitwise mismatch (in-place): first repeat 2, rank 1, element 4093, bit 0; 64 elements "
+        "and 64 bits differ");
+  CHECK(meta["per_iter_skip"] == 2);
+  CHECK(meta["per_iteration_report"] ==
+        "CUDA event timing; i_* uses max over process rows; summary skips first 2 iterations");
+}
+
+TEST_CASE("a bitwise check's count with wrong elements names both; cycles sum both") {
+  const std::string header =
+      "# Collective test starting: all_reduce_perf\n"
+      "#  size count type redop root time algbw busbw #wrong #bitdiff time algbw busbw #wrong "
+      "#bitdiff\n";
+  const std::string row = "1024 256 float sum -1 41.22 0.02 0.04 3 8 40.17 0.03 0.05 0 0\n";
+  const Run run = from_nccl_tests_log(header + row + row, "bw.log");
+  const Result& r = find_series(
+      run, "collectives.all_reduce/bytes:1024/dtype:f32/inplace:0/redop:sum/root:-1@time");
+  CHECK(r.status == ResultStatus::error);
+  CHECK(r.message ==
+        "nccl-tests found 3 wrong elements and 8 bits that differed between "
+        "repeated runs (#bitdiff)");
+  CHECK(r.samples.size() == 2);
+  CHECK(r.extra["wrong"] == 6);
+  CHECK(r.extra["bitdiff"] == 16);
+  // "#bitdiff" where the per-iteration columns or nothing may follow; anything else is refused.
+  CHECK_THROWS_WITH(
+      from_nccl_tests_log("#  size count type redop root time algbw busbw #wrong #bitdiff "
+                          "extra time algbw busbw #wrong #bitdiff extra\n" +
+                              row,
+                          "bw.log"),
+      Catch::Contains("unexpected nccl-tests header"));
+}
+
+TEST_CASE("nccl-tests JSON with the bitwise check and -K: the log's checks and lines") {
+  nlohmann::json doc = nlohmann::json::parse(R"({
+    "version": 3, "nccl_version": 22804, "args": ["./build/all_reduce_perf"],
+    "config": {"nthreads": 1, "ngpus": 1, "minimum_bytes": 1024, "maximum_bytes": 1024,
+               "step_factor": 2, "warmup_iters": 5, "iterations": 20,
+               "aggregated_iterations": 1, "validation": 1, "bitwise_repeats": 4, "graph": 0,
+               "blocking_collectives": "false", "per_iter_timing": "true", "per_iter_skip": 3,
+               "parallel_init": "false"},
+    "results": [{"size": 1024, "count": 256, "type": "float", "redop": "sum", "root": "    -1",
+                 "out_of_place": {"time": 14.3125, "alg_bw": 0.071546, "bus_bw": 0.071546,
+                                  "nwrong": 0.0,
+                                  "bitwise": {"repeats": 4, "different_elements": 0,
+                                              "different_bits": 0, "first_repeat": null,
+                                              "first_rank": null, "first_element": null,
+                                              "first_bit": null}},
+                 "out_of_place_per_iter": {"skipped_iterations": 3, "min_us": 13.312,
+                                           "max_us": 17.3248, "avg_us": 14.3125,
+                                           "p50_us": 14.1, "p95_us": 16.0, "p99_us": 16.8896,
+                                           "stdev_us": 0.4866, "cv_pct": 3.4,
+                                           "times_us": [19.0, 18.2, 17.9, 14.1, 13.312]},
+                 "in_place": {"time": 14.0208, "alg_bw": 0.073034, "bus_bw": 0.073034,
+                              "nwrong": 0.0,
+                              "bitwise": {"repeats": 4, "different_elements": 2,
+                                          "different_bits": 3, "first_repeat": 1,
+                                          "first_rank": 0, "first_element": 17, "first_bit": 4}}}],
+    "bitwise_mismatches": {"count": 1, "okay": "false"}})");
+  const Run run = from_nccl_tests_json(doc, "bw.json");
+  const std::string p = "collectives.all_reduce/bytes:1024/dtype:f32/inplace:";
+  const Result& same = find_series(run, p + "0/redop:sum/root:-1@time");
+  CHECK(same.status == ResultStatus::ok);
+  CHECK(same.extra["bitdiff"] == 0);
+  CHECK(same.extra["per_iteration"][0]["min_us"] == 13.312);
+  const Result& differed = find_series(run, p + "1/redop:sum/root:-1@busbw");
+  CHECK(differed.status == ResultStatus::error);
+  CHECK(differed.extra["bitdiff"] == 3);
+  CHECK(run.metadata["nccl_tests"]["bitwise_repeats"] == 4);
+  CHECK(run.metadata["nccl_tests"]["per_iter_skip"] == 3);
+  doc["results"][0]["in_place"]["bitwise"]["different_bits"] = 2.5;
+  CHECK_THROWS_WITH(from_nccl_tests_json(doc, "bw.json"),
+                    "bw.json: nccl-tests JSON: results[0].in_place.bitwise.different_bits: not a "
+                    "count");
+}

@@ -49,14 +49,33 @@ TEST_CASE("an iteration's time is its slowest rank's; every rank's times are kep
   CHECK_THROWS_AS(iteration_times({}), std::invalid_argument);
 }
 
+TEST_CASE("skipped iterations (-K) are left out of the statistics and kept in the lists") {
+  // A slow first iteration (a cold start after the warm-up) dominates the maximum unless skipped.
+  const IterationTimes t = iteration_times({{90, 10, 12, 11}, {80, 9, 14, 10}}, 1);
+  CHECK(t.skipped == 1);
+  CHECK(t.slowest_us == std::vector<double>{90, 10, 14, 11});
+  CHECK(t.rank_us[0].size() == 4);
+  CHECK(t.stats.min_us == 10);
+  CHECK(t.stats.max_us == 14);
+  CHECK(t.stats.avg_us == Approx(35.0 / 3));
+  CHECK(iteration_times({{90, 10, 12, 11}}).stats.max_us == 90);  // nothing skipped
+  const nlohmann::ordered_json j = iteration_times_json(t, true);
+  CHECK(j["skipped_iterations"] == 1);
+  CHECK(j["times_us"] == nlohmann::json::parse("[90.0, 10.0, 14.0, 11.0]"));
+  CHECK(j["per_process_max_times_us"][0].size() == 4);
+  // One iteration must be left for the statistics.
+  CHECK_THROWS_AS(iteration_times({{1, 2}}, 2), std::invalid_argument);
+  CHECK(iteration_times({{1, 2}}, 1).stats.min_us == 2);
+}
+
 TEST_CASE("the per-iteration JSON object has nccl-tests' keys in nccl-tests' order") {
   const IterationTimes two = iteration_times({{5, 9}, {7, 3}});
   const nlohmann::ordered_json j = iteration_times_json(two, true);
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
-  CHECK(keys == std::vector<std::string>{"min_us", "max_us", "avg_us", "p50_us", "p95_us", "p99_us",
-                                         "stdev_us", "cv_pct", "times_us",
-                                         "per_process_max_times_us"});
+  CHECK(keys == std::vector<std::string>{"skipped_iterations", "min_us", "max_us", "avg_us",
+                                         "p50_us", "p95_us", "p99_us", "stdev_us", "cv_pct",
+                                         "times_us", "per_process_max_times_us"});
   CHECK(j["times_us"] == nlohmann::json::parse("[7.0, 9.0]"));
   CHECK(j["per_process_max_times_us"] == nlohmann::json::parse("[[5.0, 9.0], [7.0, 3.0]]"));
   CHECK_FALSE(iteration_times_json(two, false).contains("per_process_max_times_us"));

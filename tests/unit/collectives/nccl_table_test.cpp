@@ -171,6 +171,12 @@ TEST_CASE("per-iteration (-I 1) and timestamp (-S 1) headers are the newest nccl
         "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             "
         "(us)     (us)     (us)      (%)     (us)  (GB/s)  (GB/s)             (us)     (us)     "
         "(us)      (%)   %Y-%m-%d %H:%M:%S");
+  // -K 3: the report line says how many leading iterations the statistics leave out.
+  h.per_iter_skip = 3;
+  CHECK(lines_of(format_table_header(h))[2] ==
+        "# Per-Iteration Report: CUDA event timing; i_* uses max over process rows; summary "
+        "skips first 3 iterations ");
+  h.per_iter_skip = 0;
   // -S alone: the timestamp column after the plain groups.
   h.per_iteration = false;
   CHECK(lines_of(format_table_header(h))[6] ==

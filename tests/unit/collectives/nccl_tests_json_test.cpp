@@ -50,6 +50,13 @@ TEST_CASE("the JSON file (-J) is nccl-tests' layout: config, devices, rows, plac
   CHECK(j["nccl_version"] == 22803);
   CHECK(j["config"]["step_factor"] == 2);
   CHECK(j["config"]["blocking_collectives"] == "true");  // nccl-tests' booleans are strings
+  CHECK(j["version"] == 3);                              // nccl-tests' format with per_iter_skip
+  CHECK(keys(j["config"]) ==
+        std::vector<std::string>{
+            "nthreads", "ngpus", "minimum_bytes", "maximum_bytes", "step_factor", "warmup_iters",
+            "iterations", "aggregated_iterations", "validation", "graph", "blocking_collectives",
+            "per_iter_timing", "per_iter_skip", "parallel_init", "devices"});
+  CHECK(j["config"]["per_iter_skip"] == 0);
   CHECK(j["config"]["devices"][0]["device_hex"] == "0000:19:00");
   const nlohmann::ordered_json& r = j["results"][0];
   CHECK(r["type"] == "bfloat16");
@@ -58,6 +65,7 @@ TEST_CASE("the JSON file (-J) is nccl-tests' layout: config, devices, rows, plac
   CHECK(r["out_of_place"]["nwrong"] == 0.0);
   CHECK(r["in_place"]["nwrong"].is_null());  // unchecked
   CHECK(r["out_of_place_per_iter"]["p99_us"] == 17.0);
+  CHECK(r["out_of_place_per_iter"]["skipped_iterations"] == 0);
   CHECK(r["out_of_place_per_iter"]["times_us"] == nlohmann::json::parse("[13.0, 17.0, 16.5]"));
   CHECK(r["out_of_place_per_iter"]["per_process_max_times_us"].size() == 2);
   CHECK(r["in_place_per_iter"].is_null());

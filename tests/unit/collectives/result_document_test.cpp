@@ -98,9 +98,9 @@ TEST_CASE("per-iteration statistics (-I 1) sit beside the time, one entry a cycl
   const std::vector<Result> results = case_results(all, scale);
   // Each cycle's iterations are their slowest rank's: 10, 12 and 20, 30.
   CHECK(results[0].extra["per_iteration"] == nlohmann::json::parse(R"([
-    {"min_us": 10.0, "max_us": 12.0, "avg_us": 11.0, "p50_us": 12.0, "p95_us": 12.0,
+    {"skipped_iterations": 0, "min_us": 10.0, "max_us": 12.0, "avg_us": 11.0, "p50_us": 12.0, "p95_us": 12.0,
      "p99_us": 12.0, "stdev_us": 1.0, "cv_pct": 9.090909090909092, "times_us": [10.0, 12.0]},
-    {"min_us": 20.0, "max_us": 30.0, "avg_us": 25.0, "p50_us": 30.0, "p95_us": 30.0,
+    {"skipped_iterations": 0, "min_us": 20.0, "max_us": 30.0, "avg_us": 25.0, "p50_us": 30.0, "p95_us": 30.0,
      "p99_us": 30.0, "stdev_us": 5.0, "cv_pct": 20.0, "times_us": [20.0, 30.0]}])"));
   CHECK(results[1].extra.count("per_iteration") == 0);  // bandwidths carry none
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The per-iteration report of a timed loop (-I 1) as the newest nccl-tests computes it, so that
 // its table columns and JSON objects mean the same in both programs.
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -25,14 +26,18 @@ IterationStats iteration_stats(std::span<const double> times_us);
 struct IterationTimes {
   std::vector<std::vector<double>> rank_us{};  // each rank's own time of each iteration, rank order
   std::vector<double> slowest_us{};            // each iteration's slowest rank, as nccl-tests' i_*
-  IterationStats stats{};                      // of slowest_us
+  // Leading iterations the statistics leave out (nccl-tests' -K, per_iter_skip); the lists
+  // above keep them.
+  std::size_t skipped = 0;
+  IterationStats stats{};  // of slowest_us past the skipped ones
 };
 
-// From each rank's times (at least one rank, every rank as many iterations, at least one).
-IterationTimes iteration_times(std::vector<std::vector<double>> rank_us);
+// From each rank's times (at least one rank, every rank as many iterations, more than `skip`).
+IterationTimes iteration_times(std::vector<std::vector<double>> rank_us, std::size_t skip = 0);
 
-// nccl-tests' per-iteration object, in its key order: the statistics, times_us (the slowest
-// rank's) and, when `each_rank` and more than one rank ran, per_process_max_times_us.
+// nccl-tests' per-iteration object, in its key order: skipped_iterations, the statistics,
+// times_us (the slowest rank's, every iteration) and, when `each_rank` and more than one rank
+// ran, per_process_max_times_us.
 nlohmann::ordered_json iteration_times_json(const IterationTimes& t, bool each_rank);
 
 }  // namespace perfgate::collectives

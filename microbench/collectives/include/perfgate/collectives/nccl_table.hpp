@@ -40,6 +40,7 @@ struct TableHeader {
   // line naming the clock ("CUDA event", "host clock").
   bool per_iteration = false;
   std::string iteration_timing;
+  int per_iter_skip = 0;    // -K: the line ends "; summary skips first N iterations
   bool timestamps = false;  // -S 1: a last column, "timestamp"
   std::vector<RankDescription> ranks;
 };
