@@ -160,13 +160,8 @@ class JsonToLog {
     // The JSON keeps only whether -z was given, not which mode: read as -z 1.
     if (flag(config, "blocking_collectives", "config."))
       out += "# Blocking Enabled: wait and barrier after each inner iteration (-m) \n";
-    // The lines the log prints for -I 1 (with -K's skip) and the bitwise check.
-    if (flag(config, "per_iter_timing", "config.")) {
-      const long long skip = number("per_iter_skip", 0);
-      out += fmt::format(
-          "# Per-Iteration Report: CUDA event timing; i_* uses max over process rows{} \n",
-          skip > 0 ? fmt::format("; summary skips first {} iterations", skip) : "");
-    }
+    // The line the log prints for the bitwise check (-I's report line names a clock the JSON
+    // does not record: -K's skip is read from the config instead).
     if (find(config, "bitwise_repeats") != nullptr)
       out += fmt::format("# Bitwise Repeatability: {} comparisons after one reference run \n",
                          number("bitwise_repeats", 0));
@@ -328,6 +323,17 @@ Run from_nccl_tests_json(const nlohmann::json& doc, const std::string& source) {
     run.metadata["nccl_tests"]["json_version"] = v->get<int>();
   if (const auto v = doc.find("start_time"); v != doc.end() && v->is_string())
     run.metadata["nccl_tests"]["start_time"] = *v;
+  if (const auto config = doc.find("config"); config != doc.end() && config->is_object()) {
+    if (const auto v = config->find("per_iter_skip"); v != config->end() && v->is_number_integer())
+      run.metadata["nccl_tests"]["per_iter_skip"] = v->get<long long>();
+  }
+  // The bitwise check's footer, in the words of the log's ("1 FAILED").
+  if (const auto v = doc.find("bitwise_mismatches"); v != doc.end() && v->is_object()) {
+    const auto count = v->find("count");
+    if (count != v->end() && count->is_number_integer())
+      run.metadata["nccl_tests"]["bitwise_mismatches"] = fmt::format(
+          "{} {}", count->get<long long>(), count->get<long long>() == 0 ? "OK" : "FAILED");
+  }
   return run;
 }
 
