@@ -5,6 +5,7 @@
 // perfgate-collectives document of the same case share ids and `perfgate compare` lines them up.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <regex>
@@ -20,6 +21,10 @@
 namespace perfgate::baselines {
 
 namespace {
+
+// Bound on a count column's value, far beyond any buffer's element or bit count, so that a sum
+// over cycles stays within long long.
+constexpr long long kMaxCount = 1'000'000'000'000'000;  // 1e18
 
 std::vector<std::string> tokens(const std::string& line) {
   std::istringstream in(line);
@@ -342,6 +347,16 @@ class LogParser {
     return stats;
   }
 
+  // A count column's value (#wrong, #bitdiff; nccl-tests prints it with %g, so 1.2e+07 is a
+  // count); none for "N/A". A number that is no count of 0 or more is refused naming it.
+  std::optional<long long> count(const std::string& value, const char* column) const {
+    const auto v = parse_number(value);
+    if (!v) return std::nullopt;
+    if (!(*v >= 0 && *v < double(kMaxCount)) || *v != std::floor(*v))
+      fail("'" + value + "' is not a count (" + column + ")");
+    return static_cast<long long>(*v);
+  }
+
   double number(const std::string& value, const std::string& metric) {
     const auto v = parse_number(value);
     if (!v) fail("'" + value + "' is not a number (" + metric + ")");
@@ -383,13 +398,13 @@ class LogParser {
     r.extra["count"] = t[1];
     if (derived) r.extra["derived_from_time"] = true;
     const std::string& check = t[base + 3];
-    const auto wrong = layout_->wrong_count ? parse_number(check) : std::nullopt;
+    const auto wrong = layout_->wrong_count ? count(check, "#wrong") : std::nullopt;
     if (wrong)
-      r.extra["wrong"] = static_cast<long long>(*wrong);
+      r.extra["wrong"] = *wrong;
     else
       r.extra[layout_->wrong_count ? "wrong" : "error"] = check;
-    const auto bitdiff = layout_->bitwise ? parse_number(t[base + 4]) : std::nullopt;
-    if (bitdiff) r.extra["bitdiff"] = static_cast<long long>(*bitdiff);
+    const auto bitdiff = layout_->bitwise ? count(t[base + 4], "#bitdiff") : std::nullopt;
+    if (bitdiff) r.extra["bitdiff"] = *bitdiff;
     std::vector<std::string> failures;
     if (wrong && *wrong > 0) failures.push_back(check + " wrong elements");
     if (bitdiff && *bitdiff > 0)
@@ -417,8 +432,8 @@ class LogParser {
     for (const auto& [count, key] : {std::pair{wrong, "wrong"}, std::pair{bitdiff, "bitdiff"}}) {
       if (!count) continue;
       const nlohmann::json& before = earlier.extra[key];
-      earlier.extra[key] = static_cast<long long>(*count) +
-                           (before.is_number_integer() ? before.get<long long>() : 0);
+      const long long sum = *count + (before.is_number_integer() ? before.get<long long>() : 0);
+      earlier.extra[key] = std::min(sum, kMaxCount);  // each below kMaxCount: no overflow
     }
     if (r.status == ResultStatus::error && earlier.status != ResultStatus::error) {
       earlier.status = r.status;

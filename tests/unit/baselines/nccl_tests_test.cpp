@@ -638,6 +638,14 @@ TEST_CASE("a bitwise check's count with wrong elements names both; cycles sum bo
   CHECK(r.samples.size() == 2);
   CHECK(r.extra["wrong"] == 6);
   CHECK(r.extra["bitdiff"] == 16);
+  // A count column holds a count: no fraction, nothing negative, nothing past 1e18 (a sum over
+  // cycles stays a whole number).
+  for (const char* bad : {"7.77778e+111", "-3", "2.5"}) {
+    std::string bad_row = row;
+    bad_row.replace(bad_row.find(" 3 8 "), 5, std::string(" 3 ") + bad + " ");
+    CHECK_THROWS_WITH(from_nccl_tests_log(header + bad_row, "bw.log"),
+                      std::string("bw.log: line 3: '") + bad + "' is not a count (#bitdiff)");
+  }
   // "#bitdiff" where the per-iteration columns or nothing may follow; anything else is refused.
   CHECK_THROWS_WITH(
       from_nccl_tests_log("#  size count type redop root time algbw busbw #wrong #bitdiff "
