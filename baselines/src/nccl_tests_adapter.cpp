@@ -5,13 +5,13 @@
 // perfgate-collectives document of the same case share ids and `perfgate compare` lines them up.
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <map>
 #include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "nccl_tests_counts.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
 #include "perfgate/core/bounded_regex.hpp"
 #include "perfgate/core/bus_bandwidth.hpp"
@@ -21,10 +21,6 @@
 namespace perfgate::baselines {
 
 namespace {
-
-// Bound on a count column's value, far beyond any buffer's element or bit count, so that a sum
-// over cycles stays within long long.
-constexpr long long kMaxCount = 1'000'000'000'000'000;  // 1e18
 
 std::vector<std::string> tokens(const std::string& line) {
   std::istringstream in(line);
@@ -352,9 +348,9 @@ class LogParser {
   std::optional<long long> count(const std::string& value, const char* column) const {
     const auto v = parse_number(value);
     if (!v) return std::nullopt;
-    if (!(*v >= 0 && *v < double(kMaxCount)) || *v != std::floor(*v))
-      fail("'" + value + "' is not a count (" + column + ")");
-    return static_cast<long long>(*v);
+    const auto n = nccl_tests_count(*v);
+    if (!n) fail("'" + value + "' is not a count (" + column + ")");
+    return n;
   }
 
   double number(const std::string& value, const std::string& metric) {
@@ -433,7 +429,7 @@ class LogParser {
       if (!count) continue;
       const nlohmann::json& before = earlier.extra[key];
       const long long sum = *count + (before.is_number_integer() ? before.get<long long>() : 0);
-      earlier.extra[key] = std::min(sum, kMaxCount);  // each below kMaxCount: no overflow
+      earlier.extra[key] = std::min(sum, kMaxNcclTestsCount);  // each below it: no overflow
     }
     if (r.status == ResultStatus::error && earlier.status != ResultStatus::error) {
       earlier.status = r.status;

@@ -5,11 +5,11 @@
 // its log or its JSON is ingested.
 #include <fmt/format.h>
 
-#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 
+#include "nccl_tests_counts.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
 #include "perfgate/core/error.hpp"
 
@@ -26,6 +26,7 @@ class JsonToLog {
   std::string log(const nlohmann::json& doc) {
     std::string out = fmt::format("# Collective test starting: {}\n", program(doc));
     const nlohmann::json& config = object(need(doc, "config", ""), "config");
+    bitwise_ = find(config, "bitwise_repeats") != nullptr;
     out += parameters(config);
     out += registration(doc);
     if (const auto* devices = find(config, "devices")) {
@@ -39,19 +40,28 @@ class JsonToLog {
     const nlohmann::json& results = array(need(doc, "results", ""), "results");
     cputime_ = reports_cputime(results);
     per_iteration_ = reports_per_iteration(results);
-    bitwise_ = find(config, "bitwise_repeats") != nullptr;
     const std::string group =
         fmt::format("{} algbw busbw #wrong{}{}", cputime_ ? "cputime" : "time",
                     bitwise_ ? " #bitdiff" : "", per_iteration_ ? " i_min i_max i_p99 i_cv%" : "");
     out += fmt::format("#  size count type redop root {0} {0}\n", group);
     for (std::size_t i = 0; i < results.size(); ++i)
       out += row(results[i], fmt::format("results[{}]", i));
-    return out;
+    return out + bitwise_footer(doc);
   }
 
  private:
   [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
     throw InputError(fmt::format("{}: nccl-tests JSON: {}: {}", source_, path, problem));
+  }
+
+  // The bitwise check's footer line, as the log prints it ("# Bitwise mismatches   : 1 FAILED").
+  std::string bitwise_footer(const nlohmann::json& doc) const {
+    const nlohmann::json* footer = find(doc, "bitwise_mismatches");
+    if (footer == nullptr) return "";
+    object(*footer, "bitwise_mismatches");
+    const long long n =
+        count_of(need(*footer, "count", "bitwise_mismatches."), "bitwise_mismatches.count");
+    return fmt::format("# Bitwise mismatches   : {} {}\n", n, n == 0 ? "OK" : "FAILED");
   }
 
   // A key's value; null when absent or null.
@@ -162,7 +172,7 @@ class JsonToLog {
       out += "# Blocking Enabled: wait and barrier after each inner iteration (-m) \n";
     // The line the log prints for the bitwise check (-I's report line names a clock the JSON
     // does not record: -K's skip is read from the config instead).
-    if (find(config, "bitwise_repeats") != nullptr)
+    if (bitwise_)
       out += fmt::format("# Bitwise Repeatability: {} comparisons after one reference run \n",
                          number("bitwise_repeats", 0));
     return out;
@@ -259,13 +269,11 @@ class JsonToLog {
         " {}", count_of(need(*bitwise, "different_bits", at + "."), at + ".different_bits"));
   }
 
-  // A count nccl-tests writes as a number (nwrong as a double): whole, from 0 below 1e18.
+  // A count nccl-tests writes as a number (nwrong as a double).
   long long count_of(const nlohmann::json& v, const std::string& path) const {
-    // Bounded before the cast: a double past long long's range has no integer value.
-    if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() < 1e18) ||
-        v.get<double>() != std::floor(v.get<double>()))
-      fail(path, "not a count");
-    return static_cast<long long>(v.get<double>());
+    const auto n = v.is_number() ? nccl_tests_count(v.get<double>()) : std::nullopt;
+    if (!n) fail(path, "not a count");
+    return *n;
   }
 
   std::string columns(const nlohmann::json& row, const char* key, const std::string& path) const {
@@ -326,13 +334,6 @@ Run from_nccl_tests_json(const nlohmann::json& doc, const std::string& source) {
   if (const auto config = doc.find("config"); config != doc.end() && config->is_object()) {
     if (const auto v = config->find("per_iter_skip"); v != config->end() && v->is_number_integer())
       run.metadata["nccl_tests"]["per_iter_skip"] = v->get<long long>();
-  }
-  // The bitwise check's footer, in the words of the log's ("1 FAILED").
-  if (const auto v = doc.find("bitwise_mismatches"); v != doc.end() && v->is_object()) {
-    const auto count = v->find("count");
-    if (count != v->end() && count->is_number_integer())
-      run.metadata["nccl_tests"]["bitwise_mismatches"] = fmt::format(
-          "{} {}", count->get<long long>(), count->get<long long>() == 0 ? "OK" : "FAILED");
   }
   return run;
 }

@@ -693,6 +693,10 @@ TEST_CASE("nccl-tests JSON with the bitwise check and -K: the log's checks and l
   CHECK(run.metadata["nccl_tests"]["bitwise_repeats"] == 4);
   CHECK(run.metadata["nccl_tests"]["per_iter_skip"] == 3);
   CHECK(run.metadata["nccl_tests"]["bitwise_mismatches"] == "1 FAILED");
+  nlohmann::json bad_footer = doc;
+  bad_footer["bitwise_mismatches"]["count"] = "many";
+  CHECK_THROWS_WITH(from_nccl_tests_json(bad_footer, "bw.json"),
+                    "bw.json: nccl-tests JSON: bitwise_mismatches.count: not a count");
   doc["results"][0]["in_place"]["bitwise"]["different_bits"] = 2.5;
   CHECK_THROWS_WITH(from_nccl_tests_json(doc, "bw.json"),
                     "bw.json: nccl-tests JSON: results[0].in_place.bitwise.different_bits: not a "
