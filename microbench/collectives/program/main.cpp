@@ -34,7 +34,8 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
   if (o.backend == "nccl" || o.backend == "auto") {
     const int devices = pc::agreed_nccl_devices(comm, o.backend == "nccl");
     if (devices > 0)
-      return pc::make_nccl_backend(comm, devices, {o.cuda_graph, o.local_register, o.stream_null});
+      return pc::make_nccl_backend(comm, devices,
+                                   {o.cuda_graph, o.local_register, o.stream_null, o.unalign});
   }
 #else
   if (o.backend == "nccl")
