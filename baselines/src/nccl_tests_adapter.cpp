@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "nccl_tests_counts.hpp"
+#include "nccl_tests_memory.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
 #include "perfgate/core/bounded_regex.hpp"
 #include "perfgate/core/bus_bandwidth.hpp"
@@ -201,9 +202,14 @@ class LogParser {
       ranks_.push_back({m[4], m[7], m[6] != "cpu"});
     } else if (line.rfind("# Avg bus bandwidth", 0) == 0 && !t.empty()) {
       if (const auto v = parse_number(t.back())) run_.metadata["nccl_tests"]["avg_busbw"] = *v;
-    } else if (line.rfind("# GPU memory usage", 0) == 0) {  // nccl-tests' -M 1
-      run_.metadata["nccl_tests"]["gpu_memory_usage"] =
-          trim_blanks(line.substr(line.find(':') + 1));
+    } else if (is_memory_usage_line(line)) {  // -M 1, after each table
+      std::optional<nlohmann::json> usage = read_memory_usage(line);
+      if (!usage)
+        fail(
+            "a memory usage line whose parts are not NAME AMOUNT UNIT (B, KB, MB or GB) between "
+            "'|'");
+      if (!op_.empty()) (*usage)["operation"] = op_;
+      run_.metadata["nccl_tests"]["memory_usage"].push_back(std::move(*usage));
     } else if (line.rfind("# Per-Iteration Report:", 0) == 0) {
       read_per_iteration_report(line);
     } else if (line.rfind("# Bitwise", 0) == 0) {

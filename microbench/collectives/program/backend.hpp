@@ -2,6 +2,7 @@
 // What a backend (MPI on CPUs, NCCL on GPUs) provides to the drivers: buffers with the
 // predictable pattern, one operation at a time, its output for the check, and a compute load
 // for the overlap benchmark. Timing, tables and documents live in the drivers.
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -56,6 +57,14 @@ class Backend {
   // What this rank may allocate for one case's buffers (measured when the backend is made,
   // before any buffer).
   virtual MemoryShare memory_share() const = 0;
+  // nccl-tests' -M: the memory of the device the operations run on, "GPU" (in use: its total
+  // less its free memory) or "Host" (this process's resident memory); what the communicator's
+  // setup took of it; and what the operation buffers hold of it now, measured as their making
+  // changed it (so that allocator rounding and registration count).
+  virtual std::string memory_device() const = 0;
+  virtual std::int64_t memory_in_use() const = 0;
+  virtual std::int64_t setup_memory() const = 0;
+  virtual std::int64_t buffer_memory() const = 0;
   // `iters` operations, `before_each` called on the host before each launch, then wait().
   void run_loop(int iters, const std::function<void()>& before_each);
   // `group` operations launched together, as one iteration of nccl-tests' -m: NCCL puts them
@@ -92,7 +101,9 @@ class Backend {
 
 // `group`: the most operations one launch_group() starts (-m), for which buffers are made.
 // `unalign` (-u): elements every operation buffer starts past its aligned allocation.
-std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group, int unalign);
+// `setup_bytes`: what MPI's initialisation and `comm`'s making took of the resident memory.
+std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group, int unalign,
+                                          std::int64_t setup_bytes);
 #ifdef PERFGATE_HAVE_NCCL
 // This rank's CUDA device count, agreed over all ranks before NCCL's bootstrap so that no rank
 // is left waiting: 0 on every rank when some rank has none, or with `required` NoDeviceError

@@ -3,6 +3,7 @@
 // 4 no_device (--backend nccl and no CUDA device on some rank), 5 watchdog_timeout.
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "mpi_datatypes.hpp"
 #include "options.hpp"
 #include "perfgate/collectives/communicator.hpp"
+#include "perfgate/collectives/node_memory.hpp"
 #include "perfgate/collectives/watchdog.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
@@ -28,7 +30,9 @@ namespace {
 
 constexpr int kDataCheckFailed = perfgate::exit_code::regression;
 
-std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Communicator& comm) {
+// `mpi_setup_bytes`: what MPI's initialisation and the communicator took of the resident memory.
+std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Communicator& comm,
+                                            std::int64_t mpi_setup_bytes) {
 #ifdef PERFGATE_HAVE_NCCL
   // auto: NCCL only when every rank sees a device (agreed, so all ranks pick the same backend).
   if (o.backend == "nccl" || o.backend == "auto") {
@@ -49,7 +53,7 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
         o.local_register));
   if (o.stream_null)  // a table of "-y 1" must have run on the default stream
     throw perfgate::InputError("--stream_null 1: the MPI backend has no CUDA streams (0 only)");
-  return pc::make_mpi_backend(comm, o.agg_iters, o.unalign);
+  return pc::make_mpi_backend(comm, o.agg_iters, o.unalign, mpi_setup_bytes);
 }
 
 // Runs on the watchdog thread: record the case, end communication, leave with a distinct code.
@@ -91,7 +95,7 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
   std::_Exit(perfgate::exit_code::watchdog_timeout);
 }
 
-int run(int argc, char** argv, const pc::Communicator& comm) {
+int run(int argc, char** argv, const pc::Communicator& comm, std::int64_t mpi_setup_bytes) {
   pc::Options options;
   pc::RawOptions raw;
   CLI::App app{
@@ -116,7 +120,7 @@ int run(int argc, char** argv, const pc::Communicator& comm) {
   pc::Watchdog watchdog(options.timeout_s,
                         [&] { on_timeout(backend_seen, comm, document_seen, options); });
   watchdog.arm();
-  std::unique_ptr<pc::Backend> backend = choose_backend(options, comm);
+  std::unique_ptr<pc::Backend> backend = choose_backend(options, comm, mpi_setup_bytes);
   backend_seen = backend.get();
   const pc::RankDescription me = backend->describe();
   pc::RunDocument document(options, backend->name(), pc::collect_places(comm, me.device),
@@ -154,13 +158,16 @@ int run(int argc, char** argv, const pc::Communicator& comm) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::int64_t resident_before_mpi = pc::resident_memory_bytes().value_or(0);
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int code = perfgate::exit_code::pass;
   {
     const pc::Communicator comm;
+    const std::int64_t mpi_setup_bytes =
+        pc::resident_memory_bytes().value_or(0) - resident_before_mpi;
     try {
-      code = run(argc, argv, comm);
+      code = run(argc, argv, comm, mpi_setup_bytes);
     } catch (const perfgate::NoDeviceError& e) {
       // Every rank agreed before any collective needed a device: rank 0 speaks for all.
       if (comm.rank() == 0) std::fprintf(stderr, "perfgate-collectives: %s\n", e.what());

@@ -3,6 +3,7 @@
 
 #include <climits>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <thread>
 #include <vector>
@@ -39,10 +40,20 @@ std::size_t region_stride(std::size_t bytes) {
   return (bytes + page - 1) / page * page;
 }
 
+// This process's resident memory; 0 where /proc/self/statm cannot be read (memory_in_use()
+// refuses it then).
+std::int64_t resident_or_zero() {
+  return resident_memory_bytes().value_or(0);
+}
+
 class MpiBackend final : public Backend {
  public:
-  MpiBackend(const Communicator& comm, int group, int unalign)
-      : comm_(comm), share_(host_memory_share(comm.comm())), group_(group), unalign_(unalign) {
+  MpiBackend(const Communicator& comm, int group, int unalign, std::int64_t setup_bytes)
+      : comm_(comm),
+        share_(host_memory_share(comm.comm())),
+        group_(group),
+        unalign_(unalign),
+        setup_bytes_(setup_bytes) {
     requests_.reserve(2 * static_cast<std::size_t>(group));
   }
 
@@ -86,6 +97,7 @@ class MpiBackend final : public Backend {
     // alone, and a growing assign() would hold the old and the new buffer at once.
     // -u N: every buffer starts N elements past its page-aligned allocation, as nccl-tests'.
     const std::size_t shift = static_cast<std::size_t>(unalign_) * size;
+    const std::int64_t resident_before = resident_or_zero();
     if (recv_.capacity() < block_bytes + shift || send_.capacity() < send_bytes + shift) {
       PageAlignedVector<std::byte>().swap(recv_);
       PageAlignedVector<std::byte>().swap(send_);
@@ -98,10 +110,21 @@ class MpiBackend final : public Backend {
     recv_view_ = std::span<std::byte>(recv_).subspan(shift);
     send_view_ = std::span<std::byte>(send_).subspan(shift);
     premultiplied_view_ = std::span<std::byte>(premultiplied_).subspan(shift);
+    buffer_memory_ += resident_or_zero() - resident_before;  // the pages assign() wrote
     refill();
   }
 
   MemoryShare memory_share() const override { return share_; }
+
+  std::string memory_device() const override { return "Host"; }
+  std::int64_t memory_in_use() const override {
+    const std::optional<std::int64_t> resident = resident_memory_bytes();
+    if (!resident)
+      throw ToolError("--memory: /proc/self/statm cannot be read for the resident memory");
+    return *resident;
+  }
+  std::int64_t setup_memory() const override { return setup_bytes_; }
+  std::int64_t buffer_memory() const override { return buffer_memory_; }
 
   void refill() override {
     const std::size_t size = type_size(shape_.dtype);
@@ -283,6 +306,8 @@ class MpiBackend final : public Backend {
   MemoryShare share_;
   const int group_;
   const int unalign_;  // -u: elements each buffer starts past its aligned allocation
+  const std::int64_t setup_bytes_;
+  std::int64_t buffer_memory_ = 0;
   CaseShape shape_;
   bool in_place_ = false;
   std::size_t stride_ = 0;  // bytes from one group region to the next
@@ -299,8 +324,9 @@ class MpiBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group, int unalign) {
-  return std::make_unique<MpiBackend>(comm, group, unalign);
+std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group, int unalign,
+                                          std::int64_t setup_bytes) {
+  return std::make_unique<MpiBackend>(comm, group, unalign, setup_bytes);
 }
 
 }  // namespace perfgate::collectives

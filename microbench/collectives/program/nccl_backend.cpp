@@ -126,6 +126,8 @@ class NcclBackend final : public Backend {
     device_ = comm.local_rank() % devices;
     PG_CHECK(cudaSetDevice(device_));
     PG_CHECK(cudaGetDeviceProperties(&props_, device_));
+    // nccl-tests' -M Initialization: what the communicator and the streams took of the device.
+    const std::int64_t in_use_before_setup = memory_in_use();
     ncclUniqueId id{};
     if (comm.rank() == 0) PG_CHECK(ncclGetUniqueId(&id));
     MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm.comm());
@@ -134,6 +136,7 @@ class NcclBackend final : public Backend {
     // wait) every blocking stream of the device.
     if (!launch.stream_null) PG_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PG_CHECK(cudaStreamCreateWithFlags(&compute_stream_, cudaStreamNonBlocking));
+    setup_memory_ = memory_in_use() - in_use_before_setup;
     // After NCCL's own allocations; the node's ranks are spread over its devices by local rank.
     std::size_t free = 0, total = 0;
     PG_CHECK(cudaMemGetInfo(&free, &total));
@@ -226,6 +229,7 @@ class NcclBackend final : public Backend {
     // Kept while both fit; else both go before the new ones come, so that what the device holds
     // is one case's buffers, which the memory check judged, never one old and one new.
     // Registering and deregistering (-R) talk to the communicator.
+    const std::int64_t in_use_before = memory_in_use();
     with_communicator([&] {
       if (recv_.capacity() < recv_bytes || send_.capacity() < send_bytes) {
         recv_.release(nccl_);
@@ -234,11 +238,22 @@ class NcclBackend final : public Backend {
       recv_.reserve(nccl_, recv_bytes);
       send_.reserve(nccl_, send_bytes);
     });
+    // As allocated (ncclMemAlloc's granularity) and registered (-R).
+    buffer_memory_ += memory_in_use() - in_use_before;
     PG_CHECK(cudaMemset(recv_.data() + shift_, 0, std::max(counts.send, counts.recv) * size));
     refill();
   }
 
   MemoryShare memory_share() const override { return share_; }
+
+  std::string memory_device() const override { return "GPU"; }
+  std::int64_t memory_in_use() const override {
+    std::size_t free = 0, total = 0;
+    PG_CHECK(cudaMemGetInfo(&free, &total));
+    return static_cast<std::int64_t>(total) - static_cast<std::int64_t>(free);
+  }
+  std::int64_t setup_memory() const override { return setup_memory_; }
+  std::int64_t buffer_memory() const override { return buffer_memory_; }
 
   // Through a host piece at a time: the staging stays small whatever the buffer's size.
   void refill() override {
@@ -480,6 +495,8 @@ class NcclBackend final : public Backend {
   const Communicator& comm_;
   int graph_launches_;
   int unalign_;
+  std::int64_t setup_memory_ = 0;
+  std::int64_t buffer_memory_ = 0;
   std::size_t shift_ = 0;                 // -u's elements, in bytes of the case's type
   std::pair<int, int> graph_plan_{0, 0};  // iterations and group of graph_exec_
   int device_ = 0;

@@ -121,7 +121,6 @@ constexpr NotTaken kNotTaken[] = {
     {"-x,--cta_policy", "no CTA policy is set"},
     {"-D,--device_implementation", "NCCL's own implementation only"},
     {"-V,--device_cta_count", "NCCL's own implementation only"},
-    {"-M,--memory", "no memory report; the memory check prints what a case needs"},
     // Options of nccl-tests' forks (fault tolerance, communicator splits, tuning).
     {"-k,--side_comp", "no side computation; --mode overlap times a GEMM beside the operations"},
     {"-l,--replay", "no trace replay"},
@@ -195,6 +194,10 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("-K,--per_iter_skip", o.per_iter_skip,
                  "sweep mode, with -I 1: the per-iteration statistics leave out each case's "
                  "first N iterations (the JSON's times_us keeps them)");
+  // nccl-tests parses --memory and prints --memory_report in its usage: both are taken.
+  app.add_option("-M,--memory,--memory_report", raw.memory_report,
+                 "sweep mode: 1 reports after each table what the communicator's setup, the "
+                 "buffers and the operations took of the GPU's (MPI: the process's) memory");
   app.add_option("-y,--stream_null", raw.stream_null,
                  "NCCL: 1 runs the operations on the legacy default stream");
   app.add_option("-u,--unalign", o.unalign,
@@ -254,17 +257,17 @@ void check_bucket_range(const Options& o) {
       o.bucket_total, o.bucket_min, o.bucket_max, type_name(dtype)));
 }
 
-// -m, -z, -N, -C, -O, -S, -I, -K and -J change how a sweep's timed loop launches its operations or
-// what its table shows (or writes); the other modes time loops of their own design (a step of
-// buckets, a loop beside a GEMM) and print tables of their own.
+// -m, -z, -N, -C, -O, -S, -I, -K, -J and -M change how a sweep's timed loop launches its
+// operations or what its table shows (or writes); the other modes time loops of their own design (a
+// step of buckets, a loop beside a GEMM) and print tables of their own.
 void check_sweep_only(const Options& o) {
   if (o.mode == Mode::sweep) return;
   const std::pair<bool, const char*> sweep_options[] = {
-      {o.agg_iters != 1, "--agg_iters"},        {o.blocking != 0, "--blocking"},
-      {o.run_cycles != 1, "--run_cycles"},      {o.report_cputime, "--report_cputime"},
-      {!o.out_of_place, "--out_of_place"},      {o.report_timestamps, "--report_timestamps"},
-      {o.per_iteration, "--per_iter_timing"},   {o.per_iter_skip != 0, "--per_iter_skip"},
-      {!o.json_output.empty(), "--output_file"}};
+      {o.agg_iters != 1, "--agg_iters"},         {o.blocking != 0, "--blocking"},
+      {o.run_cycles != 1, "--run_cycles"},       {o.report_cputime, "--report_cputime"},
+      {!o.out_of_place, "--out_of_place"},       {o.report_timestamps, "--report_timestamps"},
+      {o.per_iteration, "--per_iter_timing"},    {o.per_iter_skip != 0, "--per_iter_skip"},
+      {!o.json_output.empty(), "--output_file"}, {o.memory_report, "--memory"}};
   for (const auto& [given, option] : sweep_options) {
     if (given)
       throw InputError(
@@ -272,7 +275,8 @@ void check_sweep_only(const Options& o) {
   }
 }
 
-// nccl-tests' 0/1 switches (-C, -O, -S, -I, -y, -p): the value as a bool, anything else refused.
+// nccl-tests' 0/1 switches (-C, -O, -S, -I, -M, -y, -p): the value as a bool, anything else
+// refused.
 bool switch_value(int value, const char* option) {
   if (value != 0 && value != 1) throw InputError(fmt::format("{}: must be 0 or 1", option));
   return value == 1;
@@ -360,6 +364,7 @@ void finish_options(Options& o, const RawOptions& raw) {
         "iteration is left for the statistics)",
         o.per_iter_skip, o.iters - 1, o.iters));
   o.stream_null = switch_value(raw.stream_null, "--stream_null");
+  o.memory_report = switch_value(raw.memory_report, "--memory");
   // Bounded: every buffer grows by it (at most 512 KiB, for 8-byte elements).
   if (o.unalign < 0 || o.unalign > 65536) throw InputError("--unalign: must be from 0 to 65536");
   if (o.stream_null && o.cuda_graph > 0)
@@ -417,6 +422,7 @@ nlohmann::json options_json(const Options& o) {
           {"per_iteration", o.per_iteration},
           {"per_iter_skip", o.per_iter_skip},
           {"stream_null", o.stream_null},
+          {"memory_report", o.memory_report},
           {"unalign", o.unalign},
           {"json_output", o.json_output},
           {"check", o.check},

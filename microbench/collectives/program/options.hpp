@@ -54,6 +54,10 @@ struct Options {
   // -K N: the per-iteration statistics leave out each case's first N timed iterations, which
   // the JSON's times_us still lists (nccl-tests' per_iter_skip); without -I 1, no effect.
   int per_iter_skip = 0;
+  // -M 1: after each table's footer, what the device's memory went to: the communicator's
+  // setup, the operation buffers at their largest, and what the operations took beside them
+  // (nccl-tests' memory_report; GPU memory on NCCL, the process's resident memory on MPI).
+  bool memory_report = false;
   // -y 1: NCCL's operations run on the legacy default stream (nccl-tests' stream_null).
   bool stream_null = false;
   // -u N: every operation buffer starts N elements past its aligned allocation (nccl-tests'
@@ -90,7 +94,7 @@ struct RawOptions {
   std::string bucket_total = "64M", bucket_min = "1M", bucket_max = "64M";
   std::string max_memory = "0";
   int average = 1, blocking = 0, report_cputime = 0, out_of_place = 1;
-  int report_timestamps = 0, per_iteration = 0, stream_null = 0;
+  int report_timestamps = 0, per_iteration = 0, stream_null = 0, memory_report = 0;
   // nccl-tests' threads and GPUs per process (-t, -g) and their parallel setup (-p): one GPU
   // per rank here, so 1, 1 and either.
   int threads = 1, gpus = 1, parallel_init = 0;

@@ -13,10 +13,12 @@
 #include <fmt/format.h>
 
 #include "modes.hpp"
+#include "perfgate/collectives/memory_report.hpp"
 #include "perfgate/collectives/nccl_tests_json.hpp"
 #include "perfgate/collectives/size_sweep.hpp"
 #include "perfgate/core/document.hpp"
 #include "perfgate/core/error.hpp"
+#include "table_memory.hpp"
 #include "timing.hpp"
 
 namespace perfgate::collectives {
@@ -271,6 +273,19 @@ TableHeader header_for(ModeContext& ctx, Collective c) {
   return h;
 }
 
+// -M 1's line after the footer, and the same parts in the document (rank 0).
+std::string memory_report_line(ModeContext& ctx, Collective c, const MemoryReport& report) {
+  const std::string device = ctx.backend.memory_device();
+  if (ctx.comm.rank() == 0)
+    ctx.document.add_to_list("memory_usage", {{"collective", info(c).name},
+                                              {"device", device},
+                                              {"initialization_bytes", report.initialization},
+                                              {"user_allocated_bytes", report.user_allocated},
+                                              {"collective_bytes", report.collective},
+                                              {"total_bytes", report.total()}});
+  return format_memory_line(device, report);
+}
+
 }  // namespace
 
 void print_on_root(const Communicator& comm, const std::string& text) {
@@ -297,6 +312,8 @@ std::size_t run_sweep(ModeContext& ctx) {
       print_on_root(ctx.comm, fmt::format("# Writing JSON output to {}\n", json_path.string()));
     }
     print_on_root(ctx.comm, format_table_header(header));
+    std::optional<TableMemory> memory;  // -M 1
+    if (o.memory_report) memory.emplace(ctx.backend);
     std::size_t wrong_total = 0;
     double busbw_sum = 0;
     int busbw_count = 0;
@@ -315,6 +332,7 @@ std::size_t run_sweep(ModeContext& ctx) {
             for (bool in_place : {false, true}) {
               if (!in_place && !o.out_of_place) continue;
               CaseMeasurement m = measure(ctx, cases[i].shape, row.bytes, in_place);
+              if (memory) memory->after_case();
               wrong_total += m.wrong.value_or(0);
               if (ctx.comm.rank() != 0) continue;
               const PlacementCells shown = cells(m);
@@ -344,6 +362,7 @@ std::size_t run_sweep(ModeContext& ctx) {
     for (const std::string& note : notes) tail += note;
     const double avg_busbw = busbw_count ? busbw_sum / busbw_count : 0;
     tail += format_table_footer(wrong_total, avg_busbw, info(c).perf_name);
+    if (memory) tail += memory_report_line(ctx, c, memory->report(ctx.comm));
     print_on_root(ctx.comm, tail);
     if (json) {
       json->wrong_total = wrong_total;

@@ -164,6 +164,43 @@ expect_in err '^perfgate-collectives: --per_iter_skip 5: must be from 0 to 4 \(o
 expect_exit 2 run_collectives 1 --backend mpi --mode buckets -K 1
 expect_in err '^perfgate-collectives: --per_iter_skip: applies to sweep mode only, not buckets$'
 
+# --- -M 1: after the footer, what the table took of the process's resident memory (the MPI
+# backend's "Host"). 32 MiB out of place: a 32 MiB input and a 32 MiB output, kept in place.
+expect_exit 0 run_collectives 2 --backend mpi -b 32M -e 32M -n 2 -w 1 -M 1 --output "$WORK/mem.json"
+cp "$WORK/out" "$WORK/mem.txt"
+python3 - "$WORK/mem.txt" "$WORK/mem.json" <<'PY' || fail "-M 1: the line against the document"
+import json, re, sys
+lines = open(sys.argv[1]).read().splitlines()
+at = lines.index("# Collective test concluded: all_reduce_perf")
+m = re.fullmatch(r"# Host memory usage    : Initialization (-?[\d.]+ [KMG]?B) \| "
+                 r"User-Allocated ([\d.]+ [KMG]?B) \| Collective (-?[\d.]+ [KMG]?B) \| "
+                 r"Total  (-?[\d.]+ [KMG]?B)", lines[at + 1])
+assert m, lines[at + 1]
+assert m[2] == "64.0 MB", m[2]
+usage = json.load(open(sys.argv[2]))["perfgate"]["run"]["metadata"]["collectives"]["memory_usage"]
+assert len(usage) == 1 and usage[0]["collective"] == "all_reduce" and usage[0]["device"] == "Host", usage
+u = usage[0]
+assert 64 << 20 <= u["user_allocated_bytes"] < 65 << 20, u
+assert u["initialization_bytes"] > 0, u  # MPI_Init and the communicator
+assert u["total_bytes"] == u["initialization_bytes"] + u["user_allocated_bytes"] + u["collective_bytes"], u
+PY
+if ingest_or_skip --format nccl-tests "$WORK/mem.txt"; then
+  meta=$(sqlite3 "$WORK/store.db" "SELECT metadata FROM runs WHERE id = (SELECT MAX(id) FROM runs)")
+  python3 - "$meta" "$WORK/mem.json" <<'PY' || fail "-M 1: the ingested memory line"
+import json, sys
+read = json.loads(sys.argv[1])["nccl_tests"]["memory_usage"]
+doc = json.load(open(sys.argv[2]))["perfgate"]["run"]["metadata"]["collectives"]["memory_usage"][0]
+assert len(read) == 1 and read[0]["device"] == "Host" and read[0]["operation"] == "all_reduce", read
+for key in ("initialization", "user_allocated", "collective"):
+    # Printed with three significant digits at most.
+    assert abs(read[0]["bytes"][key] - doc[key + "_bytes"]) <= 0.01 * abs(doc[key + "_bytes"]) + 1, (key, read, doc)
+PY
+fi
+expect_exit 2 run_collectives 1 --backend mpi -M 2
+expect_in err '^perfgate-collectives: --memory: must be 0 or 1$'
+expect_exit 2 run_collectives 1 --backend mpi --mode overlap --memory_report 1
+expect_in err '^perfgate-collectives: --memory: applies to sweep mode only, not overlap$'
+
 expect_exit 2 run_collectives 2 --backend mpi -J "$WORK/missing/nt.json" --output "$WORK/missing.json"
 expect_in err "^perfgate-collectives: --output_file $WORK/missing/nt.json: the folder $WORK/missing does not exist\$"
 [ ! -e "$WORK/missing.json" ] || fail "-J into a missing folder wrote a document"

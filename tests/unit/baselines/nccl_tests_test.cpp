@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <string>
 #include <utility>
@@ -327,8 +328,43 @@ TEST_CASE(
   CHECK(find_series(run, p + "@algbw").extra.count("per_iteration") == 0);
   CHECK(run.fingerprint.comparable.count("collectives.launch") == 0);
   CHECK(run.fingerprint.comparable.at("nccl.version") == "22803");
-  CHECK(run.metadata["nccl_tests"]["gpu_memory_usage"] ==
-        "Init 520.00 MB | Buffers 32.0 GB | Total  32.5 GB");
+  // -M 1's line, after the footer: its parts in bytes, in nccl-tests' binary units.
+  const nlohmann::json& memory = run.metadata["nccl_tests"]["memory_usage"];
+  REQUIRE(memory.size() == 1);
+  CHECK(memory[0]["device"] == "GPU");
+  CHECK(memory[0]["operation"] == "all_reduce");
+  CHECK(memory[0]["parts"] ==
+        "Initialization 520 MB | User-Allocated 32.0 GB | Collective 2.00 MB | Total  32.5 GB");
+  CHECK(memory[0]["bytes"] == nlohmann::json{{"initialization", 520LL << 20},
+                                             {"user_allocated", 32LL << 30},
+                                             {"collective", 2LL << 20},
+                                             {"total", 34896609280LL}});
+}
+
+TEST_CASE("memory usage lines: one a table, the host's too, and a malformed one refused") {
+  const std::string footer =
+      "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 0.04 \n#\n"
+      "# Collective test concluded: all_reduce_perf\n";
+  const Run run = from_nccl_tests_log(
+      "# Collective test starting: all_reduce_perf\n" + kOneRowTable + footer +
+          "# Host memory usage    : Initialization 7.84 MB | User-Allocated 1023 B | Collective "
+          "-2.00 KB | Total  7.84 MB\n",
+      "host.log");
+  const nlohmann::json& memory = run.metadata["nccl_tests"]["memory_usage"];
+  REQUIRE(memory.size() == 1);
+  CHECK(memory[0]["device"] == "Host");
+  CHECK(memory[0]["bytes"]["initialization"] == std::llround(7.84 * 1024 * 1024));
+  CHECK(memory[0]["bytes"]["user_allocated"] == 1023);
+  CHECK(memory[0]["bytes"]["collective"] == -2048);  // memory given back during the table
+  for (const char* parts : {"Initialization 7.84 | Total  7.84 MB", "Initialization 7.84 TB",
+                            "Initialization seven MB", "Initialization 1e999 MB", ""}) {
+    INFO(parts);
+    CHECK_THROWS_WITH(
+        from_nccl_tests_log(kOneRowTable + footer + "# GPU memory usage     : " + parts + "\n",
+                            "bad.log"),
+        Catch::Contains("bad.log: line 7: a memory usage line whose parts are not "
+                        "NAME AMOUNT UNIT"));
+  }
 }
 
 TEST_CASE("nccl-tests -S 1: each row's timestamp is kept with its samples, not read as values") {

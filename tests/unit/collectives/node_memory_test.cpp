@@ -2,11 +2,14 @@
 // the ranks that share it and bounded by --max-memory, and the message a case too big gets.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "perfgate/collectives/node_memory.hpp"
+#include "perfgate/collectives/page_aligned.hpp"
 
 using namespace perfgate::collectives;
 
@@ -20,6 +23,32 @@ TEST_CASE("the node's available memory is MemAvailable of /proc/meminfo") {
   std::filesystem::remove(file);
   CHECK_FALSE(available_memory_bytes(file));
   CHECK(available_memory_bytes().value_or(0) > 0);  // this machine's
+}
+
+TEST_CASE("the process's resident memory is statm's second field, in pages") {
+  const auto file = std::filesystem::temp_directory_path() / "perfgate-statm-test";
+  std::ofstream(file) << "123456 2500 300 40 0 5000 0\n";
+  CHECK(resident_memory_bytes(file) == std::int64_t{2500} * ::sysconf(_SC_PAGESIZE));
+  std::ofstream(file) << "123456\n";
+  CHECK_FALSE(resident_memory_bytes(file));
+  std::filesystem::remove(file);
+  CHECK_FALSE(resident_memory_bytes(file));
+  CHECK(resident_memory_bytes().value_or(0) > 0);  // this process's
+}
+
+TEST_CASE("a page-aligned buffer is resident while it lives and given back when freed") {
+  // What -M's host report rests on: the buffers' pages count once written, and not after.
+  constexpr std::int64_t bytes = std::int64_t{64} << 20;
+  const std::int64_t before = resident_memory_bytes().value();
+  std::int64_t with_buffer = 0;
+  {
+    PageAlignedVector<std::byte> buffer(std::size_t(bytes), std::byte{1});
+    with_buffer = resident_memory_bytes().value();
+  }
+  const std::int64_t after = resident_memory_bytes().value();
+  CHECK(with_buffer - before >= bytes);
+  CHECK(with_buffer - before < bytes + (std::int64_t{4} << 20));
+  CHECK(after - before < (std::int64_t{4} << 20));
 }
 
 TEST_CASE("byte counts print in the largest unit that keeps them at 1 or more") {

@@ -1,5 +1,7 @@
 #include "perfgate/collectives/node_memory.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <fstream>
@@ -35,6 +37,13 @@ std::optional<std::size_t> available_memory_bytes(const std::filesystem::path& m
     if (fields >> key >> kib >> unit && key == "MemAvailable:" && unit == "kB") return kib * 1024;
   }
   return std::nullopt;
+}
+
+std::optional<std::int64_t> resident_memory_bytes(const std::filesystem::path& statm) {
+  std::ifstream in(statm);
+  std::int64_t size_pages = 0, resident_pages = 0;
+  if (!(in >> size_pages >> resident_pages) || resident_pages < 0) return std::nullopt;
+  return resident_pages * static_cast<std::int64_t>(::sysconf(_SC_PAGESIZE));
 }
 
 int ranks_sharing_node(MPI_Comm comm) {

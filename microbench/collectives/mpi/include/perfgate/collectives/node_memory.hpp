@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -23,6 +24,11 @@ std::string bytes_text(double bytes);
 // MemAvailable of a /proc/meminfo-format file, in bytes; nullopt when it has no such line.
 std::optional<std::size_t> available_memory_bytes(
     const std::filesystem::path& meminfo = "/proc/meminfo");
+
+// This process's resident memory in bytes (the second field of a /proc/self/statm-format file,
+// in pages); nullopt when the file cannot be read.
+std::optional<std::int64_t> resident_memory_bytes(
+    const std::filesystem::path& statm = "/proc/self/statm");
 
 // Collective over `comm`: how many of its ranks share this rank's node (MPI_COMM_TYPE_SHARED).
 int ranks_sharing_node(MPI_Comm comm);
