@@ -4,8 +4,8 @@
 # One GPU allows one NCCL rank: this checks bootstrap, every collective and datatype with the
 # data check, CUDA-graph replay, grouped (-m) and blocking (-z) loops, launch times, cycles
 # and in-place-only sweeps (-C, -N, -O), per-iteration event timing, timestamps and the default
-# stream (-I, -S, -y), misaligned buffers (-u), registered buffers (-R 1, -R 2), the cuBLAS overlap,
-# buckets and the watchdog; not bandwidth.
+# stream (-I, -S, -y), misaligned buffers (-u), registered buffers (-R 1, -R 2), the memory
+# report (-M), the cuBLAS overlap, buckets and the watchdog; not bandwidth.
 # Each run must exit as wanted and print its expected line; the script fails otherwise.
 B=$1
 OUT=$2
@@ -17,8 +17,9 @@ nvidia-smi -L
 run --collective all -d all -o all -b 1K -e 16M -f 16 -n 5 -w 2 --output "$OUT/all.json" >"$OUT/all.txt" 2>&1
 expect all 0 $? "$CHECKED"
 grep -E "Out of bounds|Skipped" "$OUT/all.txt" | sort | uniq -c
-run -b 8 -e 1G -f 8 -n 20 -w 5 --output "$OUT/ar.json" >"$OUT/ar.txt" 2>&1
-expect ar 0 $? "$CHECKED"
+# -M 1: the memory report after the footer; out of place, 1 GiB in and 1 GiB out.
+run -M 1 -b 8 -e 1G -f 8 -n 20 -w 5 --output "$OUT/ar.json" >"$OUT/ar.txt" 2>&1
+expect ar 0 $? "$CHECKED" "^# GPU memory usage     : Initialization [0-9.]+ [KMG]?B \\| User-Allocated 2\\.[0-9]+ GB \\| Collective -?[0-9.]+ [KMG]?B \\| Total  [0-9.]+ [KMG]?B$"
 run -G 4 -b 8 -e 1G -f 8 -n 20 -w 5 --output "$OUT/graph.json" >"$OUT/graph.txt" 2>&1
 expect graph 0 $? "$CHECKED"
 # nccl-tests' -m (one NCCL group of 4 operations per iteration), -z (a wait and a barrier after
