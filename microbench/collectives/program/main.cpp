@@ -109,7 +109,7 @@ int run(int argc, char** argv, const pc::Communicator& comm, std::int64_t mpi_se
   }
   pc::finish_options(options, raw);
   options.command_line.assign(argv, argv + argc);
-  if (options.root < 0 || options.root >= comm.size()) {
+  if (!options.all_roots && (options.root < 0 || options.root >= comm.size())) {
     throw perfgate::InputError(
         fmt::format("--root: {} is not a rank (0..{})", options.root, comm.size() - 1));
   }

@@ -73,6 +73,19 @@ SizeSteps parse_steps(const RawOptions& raw) {
   return steps;
 }
 
+// -r: a rank, or "all" (nccl-tests' -r all: broadcast and reduce at every root in turn). The
+// rank is checked against the run's ranks once MPI is up.
+void parse_root(const std::string& text, Options& o) {
+  if (text == "all") {
+    o.all_roots = true;
+    o.root = 0;
+    return;
+  }
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), o.root);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+    throw InputError(fmt::format("--root: '{}' is not a rank number or 'all'", text));
+}
+
 Mode parse_mode(const std::string& s) {
   for (Mode m : {Mode::sweep, Mode::overlap, Mode::buckets, Mode::reference}) {
     if (s == mode_name(m)) return m;
@@ -170,7 +183,8 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("-d,--datatype", raw.datatypes,
                  "comma list of float, bfloat16, half, f8e4m3, f8e5m2, or all");
   app.add_option("-o,--op", raw.ops, "comma list of sum, prod, max, min, avg, mulsum, or all");
-  app.add_option("-r,--root", o.root, "root rank of broadcast and reduce");
+  app.add_option("-r,--root", raw.root,
+                 "root rank of broadcast and reduce, or all (every rank in turn)");
   app.add_option("-w,--warmup_iters", o.warmup_iters, "untimed operations before each timed loop");
   app.add_option("-n,--iters", o.iters, "iterations per timed loop");
   app.add_option("-m,--agg_iters", o.agg_iters,
@@ -308,6 +322,7 @@ void finish_options(Options& o, const RawOptions& raw) {
   o.datatypes =
       parse_list<DataType>(raw.datatypes, all_datatypes(), datatype_from_string, "--datatype");
   o.ops = parse_list<ReduceOp>(raw.ops, all_reduce_ops(), reduce_op_from_string, "--op");
+  parse_root(raw.root, o);
   o.min_bytes = parse_byte_size(raw.min_bytes, "--minbytes");
   o.max_bytes = parse_byte_size(raw.max_bytes, "--maxbytes");
   o.steps = parse_steps(raw);
@@ -409,7 +424,7 @@ nlohmann::json options_json(const Options& o) {
           {"max_bytes", o.max_bytes},
           {"step_factor", o.steps.factor},
           {"step_bytes", o.steps.by_factor() ? 0 : o.steps.bytes},
-          {"root", o.root},
+          {"root", o.all_roots ? nlohmann::json("all") : nlohmann::json(o.root)},
           {"warmup_iters", o.warmup_iters},
           {"iters", o.iters},
           {"agg_iters", o.agg_iters},

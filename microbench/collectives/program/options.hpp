@@ -27,6 +27,9 @@ struct Options {
   std::vector<DataType> datatypes{DataType::f32};
   std::vector<ReduceOp> ops{ReduceOp::sum};
   int root = 0;
+  // -r all: broadcast and reduce run at every root in turn, rank 0 first (nccl-tests' root -1);
+  // `root` is then 0.
+  bool all_roots = false;
   int warmup_iters = 5, iters = 20, repetitions = 1;
   // -m: operations launched together in each iteration of a timed loop (one NCCL group; MPI
   // nonblocking collectives); time per operation = loop time / (iters x agg_iters).
@@ -93,6 +96,7 @@ struct RawOptions {
   std::string datatypes = "float", ops = "sum", margin = "0.10";
   std::string bucket_total = "64M", bucket_min = "1M", bucket_max = "64M";
   std::string max_memory = "0";
+  std::string root = "0";  // a rank, or "all"
   int average = 1, blocking = 0, report_cputime = 0, out_of_place = 1;
   int report_timestamps = 0, per_iteration = 0, stream_null = 0, memory_report = 0;
   // nccl-tests' threads and GPUs per process (-t, -g) and their parallel setup (-p): one GPU

@@ -171,15 +171,19 @@ std::vector<std::string> straggler_lines(ModeContext& ctx, CaseMeasurement& m) {
                                             ctx.options.straggler_floor_us)) {
     const std::string& host = ctx.document.places().at(static_cast<std::size_t>(s.rank)).host;
     m.stragglers.push_back(s.rank);
+    const CollectiveInfo& ci = info(m.shape.collective);
+    const int root = ci.has_root ? m.shape.root : -1;
+    // The root is named where the collective has one: -r all runs a size at every root.
     lines.push_back(fmt::format(
-        "# Straggler: rank {} ({}) {} {} {} {} B {}: {:.2f} us vs median {:.2f} us (+{:.1f}%)\n",
-        s.rank, host, info(m.shape.collective).name, type_name(m.shape.dtype),
-        info(m.shape.collective).reduces ? op_name(m.shape.op) : "none", m.bytes,
+        "# Straggler: rank {} ({}) {} {} {}{} {} B {}: {:.2f} us vs median {:.2f} us (+{:.1f}%)\n",
+        s.rank, host, ci.name, type_name(m.shape.dtype), ci.reduces ? op_name(m.shape.op) : "none",
+        ci.has_root ? fmt::format(" root {}", root) : "", m.bytes,
         m.in_place ? "in-place" : "out-of-place", s.time_us, s.median_us, s.excess * 100));
     ctx.document.add_to_list("stragglers", {{"rank", s.rank},
                                             {"host", host},
-                                            {"collective", info(m.shape.collective).name},
+                                            {"collective", ci.name},
                                             {"dtype", type_name(m.shape.dtype)},
+                                            {"root", root},
                                             {"bytes", m.bytes},
                                             {"in_place", m.in_place},
                                             {"time_us", s.time_us},
@@ -195,21 +199,30 @@ struct SweepCase {
   TableRow row;
 };
 
-// The sizes of one collective, dtype and op, in sweep order; a size the run cannot measure is
-// left out and noted (table and document) once, whatever the cycles (-N).
+// The roots a collective's rows run at, in order: every rank under -r all (nccl-tests' order),
+// else -r's rank; 0 for a collective without a root.
+std::vector<int> roots_of(ModeContext& ctx, Collective c) {
+  if (!info(c).has_root) return {0};
+  if (!ctx.options.all_roots) return {ctx.options.root};
+  std::vector<int> roots(static_cast<std::size_t>(ctx.comm.size()));
+  std::iota(roots.begin(), roots.end(), 0);
+  return roots;
+}
+
+// The sizes of one collective, dtype, op and root, in sweep order; a size the run cannot
+// measure is left out and noted (table and document) once, whatever the cycles (-N) and roots
+// (`note_skips` for the first root only: the buffers a case needs do not depend on its root).
 std::vector<SweepCase> runnable_cases(ModeContext& ctx, Collective c, DataType dtype, ReduceOp op,
-                                      std::vector<std::string>& notes) {
+                                      int root, bool note_skips, std::vector<std::string>& notes) {
   const Options& o = ctx.options;
   std::vector<SweepCase> cases;
   for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.steps)) {
-    CaseShape shape{c,
-                    dtype,
-                    op,
-                    info(c).has_root ? o.root : 0,
-                    ctx.comm.size(),
-                    usable_count(c, size / type_size(dtype), ctx.comm.size())};
+    CaseShape shape{
+        c,    dtype,           op,
+        root, ctx.comm.size(), usable_count(c, size / type_size(dtype), ctx.comm.size())};
     if (shape.count == 0) continue;
     if (const std::optional<std::string> why = case_refused(ctx, shape)) {
+      if (!note_skips) continue;
       notes.push_back(
           fmt::format("# Skipped: {} {} {} B: {}\n", info(c).name, type_name(dtype), size, *why));
       ctx.document.add_to_list("skipped", {{"collective", info(c).name},
@@ -223,7 +236,7 @@ std::vector<SweepCase> runnable_cases(ModeContext& ctx, Collective c, DataType d
                  table_count(shape),
                  dtype,
                  info(c).reduces ? std::string(op_name(op)) : "none",
-                 info(c).has_root ? o.root : -1,
+                 info(c).has_root ? root : -1,
                  {},
                  {}};
     cases.push_back({shape, row});
@@ -294,6 +307,60 @@ void print_on_root(const Communicator& comm, const std::string& text) {
   std::fflush(stdout);
 }
 
+namespace {
+
+// One table's running state: what its footer and -M line sum up, the lines printed before the
+// footer, and -J's rows (rank 0).
+struct TableTally {
+  std::size_t wrong = 0;
+  double busbw_sum = 0;
+  int busbw_count = 0;
+  std::vector<std::string> notes;
+  std::optional<TableMemory> memory;     // -M 1
+  std::optional<NcclTestsJsonRun> json;  // rank 0, with -J
+};
+
+// The rows of one collective, dtype, op and root: each size out of place and in place, -N
+// times over, printed as it ends; a case enters the document as its last cycle ends.
+void run_cases(ModeContext& ctx, const std::vector<SweepCase>& cases, TableTally& tally) {
+  const Options& o = ctx.options;
+  // Per case, out-of-place and in-place: every cycle's measurements gathered (rank 0).
+  std::vector<std::array<CaseMeasurement, 2>> gathered(cases.size());
+  for (int cycle = 0; cycle < o.run_cycles; ++cycle) {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      TableRow row = cases[i].row;
+      row.out_of_place.measured = o.out_of_place;
+      for (bool in_place : {false, true}) {
+        if (!in_place && !o.out_of_place) continue;
+        CaseMeasurement m = measure(ctx, cases[i].shape, row.bytes, in_place);
+        if (tally.memory) tally.memory->after_case();
+        tally.wrong += m.wrong.value_or(0);
+        if (ctx.comm.rank() != 0) continue;
+        const PlacementCells shown = cells(m);
+        (in_place ? row.in_place : row.out_of_place) = shown;
+        tally.busbw_sum += shown.busbw;
+        ++tally.busbw_count;
+        CaseMeasurement& all = gathered[i][in_place ? 1 : 0];
+        if (cycle == 0) {
+          all = std::move(m);
+        } else {
+          absorb_cycle(all, m);
+        }
+        // Into the document as soon as its last cycle ends: a watchdog's partial document
+        // keeps every case that completed.
+        if (cycle + 1 < o.run_cycles) continue;
+        for (std::string& line : straggler_lines(ctx, all)) tally.notes.push_back(std::move(line));
+        ctx.document.add(case_results(all, ctx.document.scale()));
+      }
+      if (o.report_timestamps) row.printed_at = local_time_now();
+      print_on_root(ctx.comm, format_table_row(row, o.per_iteration));
+      if (tally.json) tally.json->rows.push_back(row);
+    }
+  }
+}
+
+}  // namespace
+
 std::size_t run_sweep(ModeContext& ctx) {
   const Options& o = ctx.options;
   check_json_folder(ctx);
@@ -302,75 +369,40 @@ std::size_t run_sweep(ModeContext& ctx) {
   std::size_t wrong_everywhere = 0;
   for (Collective c : o.collectives) {
     const TableHeader header = header_for(ctx, c);
-    std::optional<NcclTestsJsonRun> json;  // rank 0, with -J
+    TableTally tally;
     std::filesystem::path json_path;
     if (writes_json) {
-      json = json_common;
-      json->header = header;
-      json->start_time = local_time_now();
+      tally.json = json_common;
+      tally.json->header = header;
+      tally.json->start_time = local_time_now();
       json_path = unused_json_path(o.json_output);
       print_on_root(ctx.comm, fmt::format("# Writing JSON output to {}\n", json_path.string()));
     }
     print_on_root(ctx.comm, format_table_header(header));
-    std::optional<TableMemory> memory;  // -M 1
-    if (o.memory_report) memory.emplace(ctx.backend);
-    std::size_t wrong_total = 0;
-    double busbw_sum = 0;
-    int busbw_count = 0;
-    std::vector<std::string> notes;
+    if (o.memory_report) tally.memory.emplace(ctx.backend);
     const std::vector<ReduceOp> ops =
         info(c).reduces ? o.ops : std::vector<ReduceOp>{ReduceOp::sum};
-    for (DataType dtype : o.datatypes) {
-      for (ReduceOp op : ops) {
-        const std::vector<SweepCase> cases = runnable_cases(ctx, c, dtype, op, notes);
-        // Per case, out-of-place and in-place: every cycle's measurements gathered (rank 0).
-        std::vector<std::array<CaseMeasurement, 2>> gathered(cases.size());
-        for (int cycle = 0; cycle < o.run_cycles; ++cycle) {
-          for (std::size_t i = 0; i < cases.size(); ++i) {
-            TableRow row = cases[i].row;
-            row.out_of_place.measured = o.out_of_place;
-            for (bool in_place : {false, true}) {
-              if (!in_place && !o.out_of_place) continue;
-              CaseMeasurement m = measure(ctx, cases[i].shape, row.bytes, in_place);
-              if (memory) memory->after_case();
-              wrong_total += m.wrong.value_or(0);
-              if (ctx.comm.rank() != 0) continue;
-              const PlacementCells shown = cells(m);
-              (in_place ? row.in_place : row.out_of_place) = shown;
-              busbw_sum += shown.busbw;
-              ++busbw_count;
-              CaseMeasurement& all = gathered[i][in_place ? 1 : 0];
-              if (cycle == 0) {
-                all = std::move(m);
-              } else {
-                absorb_cycle(all, m);
-              }
-              // Into the document as soon as its last cycle ends: a watchdog's partial
-              // document keeps every case that completed.
-              if (cycle + 1 < o.run_cycles) continue;
-              for (std::string& line : straggler_lines(ctx, all)) notes.push_back(std::move(line));
-              ctx.document.add(case_results(all, ctx.document.scale()));
-            }
-            if (o.report_timestamps) row.printed_at = local_time_now();
-            print_on_root(ctx.comm, format_table_row(row, o.per_iteration));
-            if (json) json->rows.push_back(row);
-          }
-        }
-      }
-    }
+    const std::vector<int> roots = roots_of(ctx, c);
+    // nccl-tests' order: a type's ops, an op's roots, a root's sizes.
+    for (DataType dtype : o.datatypes)
+      for (ReduceOp op : ops)
+        for (int root : roots)
+          run_cases(ctx,
+                    runnable_cases(ctx, c, dtype, op, root, root == roots.front(), tally.notes),
+                    tally);
     std::string tail;
-    for (const std::string& note : notes) tail += note;
-    const double avg_busbw = busbw_count ? busbw_sum / busbw_count : 0;
-    tail += format_table_footer(wrong_total, avg_busbw, info(c).perf_name);
-    if (memory) tail += memory_report_line(ctx, c, memory->report(ctx.comm));
+    for (const std::string& note : tally.notes) tail += note;
+    const double avg_busbw = tally.busbw_count ? tally.busbw_sum / tally.busbw_count : 0;
+    tail += format_table_footer(tally.wrong, avg_busbw, info(c).perf_name);
+    if (tally.memory) tail += memory_report_line(ctx, c, tally.memory->report(ctx.comm));
     print_on_root(ctx.comm, tail);
-    if (json) {
-      json->wrong_total = wrong_total;
-      json->avg_busbw = avg_busbw;
-      json->end_time = local_time_now();
-      write_text_file_atomic(json_path, nccl_tests_json(*json).dump(2) + "\n");
+    if (tally.json) {
+      tally.json->wrong_total = tally.wrong;
+      tally.json->avg_busbw = avg_busbw;
+      tally.json->end_time = local_time_now();
+      write_text_file_atomic(json_path, nccl_tests_json(*tally.json).dump(2) + "\n");
     }
-    wrong_everywhere += wrong_total;
+    wrong_everywhere += tally.wrong;
   }
   return wrong_everywhere;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # nccl-tests' -i (fixed size increments), -m (operations launched together), -z (blocking), -u
 # (misaligned buffers),
-# -c N (checked operations), -N (run cycles), -C (launch time), -O (placements), -t/-g/-p and
+# -c N (checked operations), -N (run cycles), -C (launch time), -O (placements), -r all (every
+# root in turn), -t/-g/-p and
 # -R 0 on the MPI backend (-R 1 and 2 refused there), under real mpirun processes; the nccl-tests options not taken are refused by
 # name. A PMPI call
 # counter preloaded into every rank shows how the operations were launched: -m 4 starts 4
@@ -262,6 +263,43 @@ expect_exit 2 run_collectives 1 --backend mpi -u 65537
 expect_in err '^perfgate-collectives: --unalign: must be from 0 to 65536$'
 expect_exit 2 run_collectives 1 --backend mpi --mode reference -u 1
 expect_in err '^perfgate-collectives: --unalign: the reference mode.s loop runs on buffers of its own, aligned$'
+
+# --- -r all: broadcast and reduce at every root in turn, as nccl-tests' -r all, in its order (a
+# type's ops, an op's roots, a root's sizes); the other collectives once, at root -1. Every
+# root's data check passes, and the document and the ingested table keep one series a root.
+expect_exit 0 run_collectives 3 --backend mpi --collective all -o sum,max -r all -b 1K -e 2K \
+  -n 2 -w 1 --output "$WORK/roots.json"
+cp "$WORK/out" "$WORK/roots.txt"
+python3 "$HERE/check_run.py" "$WORK/roots.txt" "$WORK/roots.json" 3 || fail "-r all: table or document"
+# rows_of PROGRAM: "redop:root:size" of each row of PROGRAM's table, in order.
+rows_of() {
+  awk -v p="$1" '/^# Collective test starting:/ {c = $NF} !/^#/ && NF == 13 && c == p {printf "%s:%s:%s ", $4, $5, $1}' "$WORK/roots.txt"
+}
+by_root() { for r in 0 1 2; do printf "%s:$r:1024 %s:$r:2048 " "$1" "$1"; done; }
+[ "$(rows_of broadcast_perf)" = "$(by_root none)" ] || { cat "$WORK/roots.txt"; fail "-r all: broadcast rows $(rows_of broadcast_perf)"; }
+[ "$(rows_of reduce_perf)" = "$(by_root sum)$(by_root max)" ] || { cat "$WORK/roots.txt"; fail "-r all: reduce rows $(rows_of reduce_perf)"; }
+[ "$(rows_of all_reduce_perf)" = "sum:-1:1024 sum:-1:2048 max:-1:1024 max:-1:2048 " ] \
+  || { cat "$WORK/roots.txt"; fail "-r all: all_reduce rows $(rows_of all_reduce_perf)"; }
+python3 - "$WORK/roots.json" <<'PY' || fail "-r all: document"
+import json, sys
+doc = json.load(open(sys.argv[1]))["perfgate"]
+assert doc["run"]["metadata"]["collectives"]["options"]["root"] == "all"
+def roots(family, op=None):
+    return sorted(r["params"]["root"] for r in doc["results"] if r["family"] == family
+                  and r["metric"] == "time" and (op is None or r["params"]["redop"] == op))
+assert roots("collectives.broadcast") == ["0"] * 4 + ["1"] * 4 + ["2"] * 4, roots("collectives.broadcast")
+assert roots("collectives.reduce", "max") == ["0"] * 4 + ["1"] * 4 + ["2"] * 4, roots("collectives.reduce", "max")
+assert roots("collectives.all_gather") == ["-1"] * 4, roots("collectives.all_gather")
+PY
+if ingest_or_skip --format nccl-tests "$WORK/roots.txt"; then
+  [ "$(sqlite3 "$WORK/store.db" "SELECT json_extract(s.params, '\$.root') || ':' || COUNT(*) FROM results r JOIN series s ON s.id = r.series_id WHERE r.run_id = (SELECT MAX(id) FROM runs) AND s.family LIKE '%reduce' AND s.family NOT LIKE '%all_reduce' AND s.metric = 'time' GROUP BY json_extract(s.params, '\$.root') ORDER BY 1" | tr '\n' ' ')" = "0:8 1:8 2:8 " ] \
+    || { sqlite3 "$WORK/store.db" "SELECT s.family, s.params FROM results r JOIN series s ON s.id = r.series_id WHERE r.run_id = (SELECT MAX(id) FROM runs)"; fail "-r all: the ingested reduce series are not 8 a root"; }
+fi
+expect_exit 2 run_collectives 3 --backend mpi --collective broadcast -r 3 --output "$WORK/noroot.json"
+expect_in err '^perfgate-collectives: --root: 3 is not a rank \(0..2\)$'
+[ ! -e "$WORK/noroot.json" ] || fail "-r 3 on 3 ranks wrote a document"
+expect_exit 2 run_collectives 1 --backend mpi -r first
+expect_in err "^perfgate-collectives: --root: 'first' is not a rank number or 'all'$"
 
 # -R registers NCCL's buffers: the MPI backend has none to register and refuses rather than
 # print a table that would say it did; -R 0 (above, with -f 1) is taken.
