@@ -197,7 +197,9 @@ class LogParser {
     } else if (line.rfind("# Blocking Enabled:", 0) == 0) {
       read_blocking(line);
     } else if (line.rfind("# Registered buffers:", 0) == 0) {
-      read_registration(line);
+      registration_ = read_option_value(line, "Registered buffers", 'R');
+    } else if (line.rfind("# CTA policy:", 0) == 0) {
+      cta_policy_ = read_option_value(line, "CTA policy", 'x');
     } else if (bounded_regex_match(line, m, rank_re)) {
       ranks_.push_back({m[4], m[7], m[6] != "cpu"});
     } else if (line.rfind("# Avg bus bandwidth", 0) == 0 && !t.empty()) {
@@ -446,8 +448,8 @@ class LogParser {
   // How the timed loops launched, in the flags perfgate-collectives records as its comparable
   // collectives.launch (absent for plain launches), in its order: "-m 4" for agg iters 4,
   // "-z 1" for a "# Blocking Enabled:" line, "-G 10" for graph 10, "-R 1" for perfgate's
-  // "# Registered buffers:" line (nccl-tests' logs do not say whether -R was given), "-u 8"
-  // for the newest nccl-tests' "unalign: 8".
+  // "# Registered buffers:" line (nccl-tests' logs do not say whether -R was given), "-x 1"
+  // for perfgate's "# CTA policy:" line (nor -x), "-u 8" for the newest nccl-tests' "unalign: 8".
   void read_launch(const std::string& line) {
     static const std::regex agg_re(R"(agg iters:\s*(\d{1,9}))");
     static const std::regex graph_re(R"(graph:\s*(\d{1,9}))");
@@ -496,13 +498,13 @@ class LogParser {
       meta["bitwise_details"].push_back(line.substr(2));
   }
 
-  // perfgate's line for -R names the value: "... (-R 2)".
-  void read_registration(const std::string& line) {
-    static const std::regex value_re(R"(\(-R (\d{1,9})\))");
+  // perfgate's lines for -R and -x end with the option and its value: "... (-R 2) ".
+  long read_option_value(const std::string& line, const char* title, char option) {
+    const std::regex value_re(std::string(R"(\(-)") + option + R"( (\d{1,9})\))");
     std::smatch m;
     if (!bounded_regex_search(line, m, value_re))
-      fail("a '# Registered buffers:' line without its '(-R N)'");
-    registration_ = std::stol(m[1]);
+      fail(std::string("a '# ") + title + ":' line without its '(-" + option + " N)'");
+    return std::stol(m[1]);
   }
 
   void finish_launch() {
@@ -511,6 +513,7 @@ class LogParser {
     if (blocking_ != 0) flags.push_back("-z " + std::to_string(blocking_));
     if (graph_ != 0) flags.push_back("-G " + std::to_string(graph_));
     if (registration_ != 0) flags.push_back("-R " + std::to_string(registration_));
+    if (cta_policy_ >= 0) flags.push_back("-x " + std::to_string(cta_policy_));
     if (unalign_ != 0) flags.push_back("-u " + std::to_string(unalign_));
     std::string launch;
     for (const std::string& f : flags) launch += (launch.empty() ? "" : " ") + f;
@@ -577,6 +580,7 @@ class LogParser {
   std::string library_code_;                       // "nccl-library=" of the nccl-tests version line
   long agg_iters_ = 1, graph_ = 0, blocking_ = 0;  // how the timed loops launched
   long registration_ = 0;                          // -R, on which buffers
+  long cta_policy_ = -1;                           // -x, NCCL's CTA policy (-1: not set)
   long unalign_ = 0;  // the newest nccl-tests' "unalign:", its buffers' offset from alignment
   std::optional<Layout> layout_;
   std::vector<RankLine> ranks_;

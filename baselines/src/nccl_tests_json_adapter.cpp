@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "nccl_tests_counts.hpp"
@@ -28,7 +29,7 @@ class JsonToLog {
     const nlohmann::json& config = object(need(doc, "config", ""), "config");
     bitwise_ = find(config, "bitwise_repeats") != nullptr;
     out += parameters(config);
-    out += registration(doc);
+    out += launch_lines(doc);
     if (const auto* devices = find(config, "devices")) {
       const long long per_process = count(config, "nthreads") * count(config, "ngpus");
       const std::size_t processes = array(*devices, "config.devices").size();
@@ -124,32 +125,47 @@ class JsonToLog {
     return std::filesystem::path((*args)[0].get<std::string>()).filename().string();
   }
 
-  // -R is not in the JSON's config, only in the command line it keeps: given, it becomes a
-  // line of the form perfgate-collectives prints for it. Read as nccl-tests' getopt reads it
-  // (-R N, -RN, --local_register N or =N; the value by strtol, so text is 0); other values are
-  // refused.
-  std::string registration(const nlohmann::json& doc) const {
+  // The last value the kept command line gives option -S (long name `name`), read as nccl-tests'
+  // getopt reads it: -S N, -SN, --name N or --name=N; nullopt when not given.
+  std::optional<std::string> option_in_args(const nlohmann::json& doc, char short_name,
+                                            const std::string& name) const {
     const nlohmann::json* args = find(doc, "args");
-    if (args == nullptr || !args->is_array()) return "";
-    std::string value;
+    if (args == nullptr || !args->is_array()) return std::nullopt;
+    const std::string short_option = std::string("-") + short_name, long_option = "--" + name;
+    std::optional<std::string> value;
     for (std::size_t i = 1; i < args->size(); ++i) {
       if (!(*args)[i].is_string()) continue;
       const std::string arg = (*args)[i].get<std::string>();
       if (arg == "--") break;
-      const bool takes_next = arg == "-R" || arg == "--local_register";
+      const bool takes_next = arg == short_option || arg == long_option;
       if (takes_next && i + 1 < args->size() && (*args)[i + 1].is_string())
         value = (*args)[++i].get<std::string>();
-      else if (arg.rfind("--local_register=", 0) == 0)
-        value = arg.substr(17);
-      else if (arg.size() > 2 && arg.rfind("-R", 0) == 0)
+      else if (arg.rfind(long_option + "=", 0) == 0)
+        value = arg.substr(long_option.size() + 1);
+      else if (arg.size() > 2 && arg.rfind(short_option, 0) == 0)
         value = arg.substr(2);
     }
-    const long n = std::strtol(value.c_str(), nullptr, 0);
-    if (n == 0) return "";
-    if (n != 1 && n != 2)
+    return value;
+  }
+
+  // -R and -x are not in the JSON's config, only in the command line it keeps: given, each
+  // becomes a line of the form perfgate-collectives prints for it (the reader needs only the
+  // value, taken by strtol as nccl-tests takes it, so text is 0); other values are refused.
+  std::string launch_lines(const nlohmann::json& doc) const {
+    std::string lines;
+    const std::optional<std::string> registered = option_in_args(doc, 'R', "local_register");
+    const long registration = registered ? std::strtol(registered->c_str(), nullptr, 0) : 0;
+    if (registration != 0 && registration != 1 && registration != 2)
       fail("args",
-           fmt::format("-R {}: not 0, 1 (ncclCommRegister) or 2 (symmetric windows)", value));
-    return fmt::format("# Registered buffers: (-R {}) \n", n);  // the reader needs only the value
+           fmt::format("-R {}: not 0, 1 (ncclCommRegister) or 2 (symmetric windows)", *registered));
+    if (registration != 0) lines += fmt::format("# Registered buffers: (-R {}) \n", registration);
+    if (const std::optional<std::string> policy = option_in_args(doc, 'x', "cta_policy")) {
+      const long n = std::strtol(policy->c_str(), nullptr, 0);
+      if (n < 0 || n > 2)
+        fail("args", fmt::format("-x {}: not 0 (default), 1 (efficiency) or 2 (zero)", *policy));
+      lines += fmt::format("# CTA policy: (-x {}) \n", n);
+    }
+    return lines;
   }
 
   std::string parameters(const nlohmann::json& config) const {

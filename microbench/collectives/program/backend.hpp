@@ -117,7 +117,8 @@ struct NcclLaunch {
   int graph_launches = 0;
   int local_register = 0;
   bool stream_null = false;
-  int unalign = 0;  // -u: elements each buffer starts past its allocation
+  int unalign = 0;      // -u: elements each buffer starts past its allocation
+  int cta_policy = -1;  // -x: the communicator's CTA policy (-1: NCCL's own)
 };
 // `devices`: agreed_nccl_devices' count (> 0). A registration the NCCL library cannot make is an
 // InputError naming -R.

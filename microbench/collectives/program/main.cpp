@@ -38,8 +38,8 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
   if (o.backend == "nccl" || o.backend == "auto") {
     const int devices = pc::agreed_nccl_devices(comm, o.backend == "nccl");
     if (devices > 0)
-      return pc::make_nccl_backend(comm, devices,
-                                   {o.cuda_graph, o.local_register, o.stream_null, o.unalign});
+      return pc::make_nccl_backend(
+          comm, devices, {o.cuda_graph, o.local_register, o.stream_null, o.unalign, o.cta_policy});
   }
 #else
   if (o.backend == "nccl")
@@ -51,6 +51,9 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
     throw perfgate::InputError(fmt::format(
         "--local_register {}: the MPI backend registers no buffers (0 only; 1 and 2 are NCCL's)",
         o.local_register));
+  if (o.cta_policy >= 0)  // a table saying "CTA policy" must have run under it
+    throw perfgate::InputError(fmt::format(
+        "--cta_policy {}: the MPI backend has no CTAs (NCCL's communicators only)", o.cta_policy));
   if (o.stream_null)  // a table of "-y 1" must have run on the default stream
     throw perfgate::InputError("--stream_null 1: the MPI backend has no CUDA streams (0 only)");
   return pc::make_mpi_backend(comm, o.agg_iters, o.unalign, mpi_setup_bytes);

@@ -19,6 +19,7 @@
 #include "backend.hpp"
 #include "event_clock.hpp"
 #include "nccl_buffer.hpp"
+#include "nccl_communicator.hpp"
 #include "perfgate/collectives/communicator.hpp"
 #include "perfgate/collectives/watchdog.hpp"
 #include "perfgate/core/error.hpp"
@@ -131,7 +132,7 @@ class NcclBackend final : public Backend {
     ncclUniqueId id{};
     if (comm.rank() == 0) PG_CHECK(ncclGetUniqueId(&id));
     MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm.comm());
-    PG_CHECK(ncclCommInitRank(&nccl_, comm.size(), id, comm.rank()));
+    nccl_ = make_communicator(comm.size(), id, comm.rank(), launch.cta_policy);
     // -y 1, as nccl-tests' stream_null: the legacy default stream, which waits for (and makes
     // wait) every blocking stream of the device.
     if (!launch.stream_null) PG_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -538,6 +539,8 @@ std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int devices
   const auto registration = static_cast<Registration>(launch.local_register);
   if (const auto why = registration_unavailable(registration))
     throw InputError(fmt::format("--local_register {}: {}", launch.local_register, *why));
+  if (const auto why = cta_policy_unavailable(launch.cta_policy))
+    throw InputError(fmt::format("--cta_policy {}: {}", launch.cta_policy, *why));
   return std::make_unique<NcclBackend>(comm, devices, launch);
 }
 

@@ -5,13 +5,11 @@
 
 #include <fmt/format.h>
 
+#include "nccl_version.hpp"
 #include "perfgate/core/error.hpp"
 
 namespace perfgate::collectives {
 namespace {
-
-constexpr bool kHeadersRegister = NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0);
-constexpr bool kHeadersWindows = NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0);
 
 // The entry points newer than the oldest NCCL perfgate-collectives runs on, found in the NCCL
 // library the program was linked with (null where that library lacks them).
@@ -66,21 +64,12 @@ std::size_t registered_size(Registration r, std::size_t bytes) {
   return bytes;
 }
 
-// NCCL_VERSION_CODE's form since 2.9: major * 10000 + minor * 100 + patch.
-std::string version_text(int code) {
-  return fmt::format("{}.{}.{}", code / 10000, code / 100 % 100, code % 100);
-}
-
 }  // namespace
 
 std::optional<std::string> registration_unavailable(Registration r) {
   if (r == Registration::none) return std::nullopt;
   const int needed = r == Registration::local ? NCCL_VERSION(2, 19, 0) : NCCL_VERSION(2, 27, 0);
-  if (!(r == Registration::local ? kHeadersRegister : kHeadersWindows))
-    return fmt::format("needs NCCL {} or newer (built against {})", version_text(needed),
-                       version_text(NCCL_VERSION_CODE));
-  int version = 0;
-  check(ncclGetVersion(&version), "ncclGetVersion");
+  if (std::optional<std::string> why = nccl_too_old(needed)) return why;
   bool found = false;
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0)
   const OptionalEntryPoints& e = entry_points();
@@ -90,9 +79,9 @@ std::optional<std::string> registration_unavailable(Registration r) {
   if (r == Registration::symmetric) found = found && e.window_register && e.window_deregister;
 #endif
 #endif
-  if (version < needed || !found)
-    return fmt::format("needs NCCL {} or newer (this library is {})", version_text(needed),
-                       version_text(version));
+  if (!found)
+    return fmt::format("the NCCL library {} lacks the registration entry points",
+                       nccl_version_text(loaded_nccl_version()));
   return std::nullopt;
 }
 

@@ -117,6 +117,7 @@ std::string launch_method(const Options& o) {
   if (o.cuda_graph > 0) flags.push_back(fmt::format("-G {}", o.cuda_graph));
   if (o.local_register != 0) flags.push_back(fmt::format("-R {}", o.local_register));
   if (o.stream_null) flags.push_back("-y 1");
+  if (o.cta_policy >= 0) flags.push_back(fmt::format("-x {}", o.cta_policy));
   if (o.unalign != 0) flags.push_back(fmt::format("-u {}", o.unalign));
   return fmt::format("{}", fmt::join(flags, " "));
 }
@@ -131,7 +132,6 @@ struct NotTaken {
   const char* why;
 };
 constexpr NotTaken kNotTaken[] = {
-    {"-x,--cta_policy", "no CTA policy is set"},
     {"-D,--device_implementation", "NCCL's own implementation only"},
     {"-V,--device_cta_count", "NCCL's own implementation only"},
     // Options of nccl-tests' forks (fault tolerance, communicator splits, tuning).
@@ -212,6 +212,10 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("-M,--memory,--memory_report", raw.memory_report,
                  "sweep mode: 1 reports after each table what the communicator's setup, the "
                  "buffers and the operations took of the GPU's (MPI: the process's) memory");
+  app.add_option(
+      "-x,--cta_policy", o.cta_policy,
+      "NCCL: the communicator's CTA policy, 0 default, 1 efficiency, 2 zero (NCCL 2.27+; "
+      "2: 2.28+)");
   app.add_option("-y,--stream_null", raw.stream_null,
                  "NCCL: 1 runs the operations on the legacy default stream");
   app.add_option("-u,--unalign", o.unalign,
@@ -379,6 +383,9 @@ void finish_options(Options& o, const RawOptions& raw) {
         "iteration is left for the statistics)",
         o.per_iter_skip, o.iters - 1, o.iters));
   o.stream_null = switch_value(raw.stream_null, "--stream_null");
+  if (o.cta_policy < -1 || o.cta_policy > 2)
+    throw InputError(fmt::format("--cta_policy {}: must be 0 (default), 1 (efficiency) or 2 (zero)",
+                                 o.cta_policy));
   o.memory_report = switch_value(raw.memory_report, "--memory");
   // Bounded: every buffer grows by it (at most 512 KiB, for 8-byte elements).
   if (o.unalign < 0 || o.unalign > 65536) throw InputError("--unalign: must be from 0 to 65536");
@@ -437,6 +444,7 @@ nlohmann::json options_json(const Options& o) {
           {"per_iteration", o.per_iteration},
           {"per_iter_skip", o.per_iter_skip},
           {"stream_null", o.stream_null},
+          {"cta_policy", o.cta_policy},
           {"memory_report", o.memory_report},
           {"unalign", o.unalign},
           {"json_output", o.json_output},

@@ -63,6 +63,9 @@ struct Options {
   bool memory_report = false;
   // -y 1: NCCL's operations run on the legacy default stream (nccl-tests' stream_null).
   bool stream_null = false;
+  // -x N: NCCL's CTA policy for the communicator (nccl-tests' cta_policy: 0 default, 1
+  // efficiency, 2 zero); -1: not set, NCCL's own choice.
+  int cta_policy = -1;
   // -u N: every operation buffer starts N elements past its aligned allocation (nccl-tests'
   // unalign), so that NCCL and MPI work on misaligned memory.
   int unalign = 0;

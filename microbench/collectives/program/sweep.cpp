@@ -258,6 +258,7 @@ TableHeader header_for(ModeContext& ctx, Collective c) {
   h.graph = ctx.options.cuda_graph;
   h.unalign = ctx.options.unalign;
   h.registration = ctx.options.local_register;
+  h.cta_policy = ctx.options.cta_policy;
   h.cputime = ctx.options.report_cputime;
   h.per_iteration = ctx.options.per_iteration;
   h.iteration_timing = ctx.backend.iteration_timing();

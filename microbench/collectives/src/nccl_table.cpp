@@ -76,6 +76,13 @@ std::string registration_line(int registration) {
   return "";
 }
 
+// -x's line, of the same form: "# CTA policy: efficiency (-x 1) ".
+std::string cta_policy_line(int policy) {
+  static constexpr const char* kNames[] = {"default", "efficiency", "zero"};
+  if (policy < 0 || policy > 2) return "";
+  return fmt::format("# CTA policy: {} (-x {}) \n", kNames[policy], policy);
+}
+
 }  // namespace
 
 std::string format_table_number(double value, int width) {
@@ -108,6 +115,7 @@ std::string format_table_header(const TableHeader& h) {
         "# Blocking Enabled: wait and barrier after each outer iteration (-n); time excludes "
         "barrier \n";
   out += registration_line(h.registration);
+  out += cta_policy_line(h.cta_policy);
   if (h.per_iteration)
     out += fmt::format("# Per-Iteration Report: {} timing; i_* uses max over process rows{} \n",
                        h.iteration_timing,

@@ -4,8 +4,8 @@
 # One GPU allows one NCCL rank: this checks bootstrap, every collective and datatype with the
 # data check, CUDA-graph replay, grouped (-m) and blocking (-z) loops, launch times, cycles
 # and in-place-only sweeps (-C, -N, -O), per-iteration event timing, timestamps and the default
-# stream (-I, -S, -y), misaligned buffers (-u), registered buffers (-R 1, -R 2), the memory
-# report (-M), the cuBLAS overlap, buckets and the watchdog; not bandwidth.
+# stream (-I, -S, -y), misaligned buffers (-u), registered buffers (-R 1, -R 2), a CTA policy
+# (-x), the memory report (-M), the cuBLAS overlap, buckets and the watchdog; not bandwidth.
 # Each run must exit as wanted and print its expected line; the script fails otherwise.
 B=$1
 OUT=$2
@@ -56,6 +56,15 @@ if grep -q "needs NCCL 2.27 or newer" "$OUT/symmetric.txt"; then
   expect symmetric 2 $rc "^perfgate-collectives: --local_register 2: needs NCCL 2.27 or newer \(this library is "
 else
   expect symmetric 0 $rc "^# Registered buffers: symmetric windows, ncclCommWindowRegister \(-R 2\) $" "$CHECKED"
+fi
+# -x 1: the communicator made with NCCL's efficiency CTA policy (ncclCommInitRankConfig), every
+# collective checked; a library older than 2.27 is refused naming its version: also a pass.
+run --collective all -x 1 -b 1K -e 16M -f 16 -n 5 -w 2 --output "$OUT/cta_policy.json" >"$OUT/cta_policy.txt" 2>&1
+rc=$?
+if grep -q "needs NCCL 2.27 or newer" "$OUT/cta_policy.txt"; then
+  expect cta_policy 2 $rc "^perfgate-collectives: --cta_policy 1: needs NCCL 2.27 or newer \(this library is "
+else
+  expect cta_policy 0 $rc "^# CTA policy: efficiency \(-x 1\) $" "$CHECKED"
 fi
 run --collective broadcast -b 1G -e 1G -n 20 -w 5 >"$OUT/bcast.txt" 2>&1
 expect bcast 0 $? "$CHECKED"

@@ -3,7 +3,7 @@
 # (misaligned buffers),
 # -c N (checked operations), -N (run cycles), -C (launch time), -O (placements), -r all (every
 # root in turn), -t/-g/-p and
-# -R 0 on the MPI backend (-R 1 and 2 refused there), under real mpirun processes; the nccl-tests options not taken are refused by
+# -R 0 on the MPI backend (-R 1 and 2 refused there, as -x), under real mpirun processes; the nccl-tests options not taken are refused by
 # name. A PMPI call
 # counter preloaded into every rank shows how the operations were launched: -m 4 starts 4
 # nonblocking collectives per iteration and waits once; -z 1 adds one barrier per operation, -z 2
@@ -310,10 +310,18 @@ expect_exit 2 run_collectives 1 --backend mpi -R 3
 expect_in err '^perfgate-collectives: --local_register 3: must be 0 \(none\), 1 \(ncclCommRegister\) or 2 \(symmetric windows\)$'
 
 # nccl-tests options not taken are refused by name and reason, one line, nothing written.
+expect_exit 2 run_collectives 1 --backend mpi -D 1 --output "$WORK/device_impl.json"
+expect_in err '^perfgate-collectives: --device_implementation 1: an nccl-tests option perfgate-collectives does not take \(NCCL.s own implementation only\)$'
+[ "$(grep -c '^perfgate-collectives' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "-D: not one line"; }
+[ ! -e "$WORK/device_impl.json" ] || fail "-D wrote a document"
+
+# -x sets an NCCL communicator's CTA policy: the MPI backend has none and refuses rather than
+# print a table that would say it was set; values other than 0, 1 and 2 are refused first.
 expect_exit 2 run_collectives 1 --backend mpi -x 1 --output "$WORK/cta.json"
-expect_in err '^perfgate-collectives: --cta_policy 1: an nccl-tests option perfgate-collectives does not take \(no CTA policy is set\)$'
-[ "$(grep -c '^perfgate-collectives' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "-x: not one line"; }
-[ ! -e "$WORK/cta.json" ] || fail "-x wrote a document"
+expect_in err '^perfgate-collectives: --cta_policy 1: the MPI backend has no CTAs \(NCCL.s communicators only\)$'
+[ ! -e "$WORK/cta.json" ] || fail "-x 1 on MPI wrote a document"
+expect_exit 2 run_collectives 1 --backend mpi --cta_policy 3
+expect_in err '^perfgate-collectives: --cta_policy 3: must be 0 \(default\), 1 \(efficiency\) or 2 \(zero\)$'
 
 # Refused: -N 0 (nccl-tests' endless run) and -N outside sweep mode, -C other than 0 or 1, and
 # more than one thread or GPU per rank, which says how to launch the same instead.

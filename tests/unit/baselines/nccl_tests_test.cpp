@@ -188,6 +188,13 @@ TEST_CASE("a log measured with -m, -z or -G says so in its comparable collective
                "ncclCommWindowRegister (-R 2) ") == "-R 2");
   CHECK_THROWS_WITH(launch("agg iters: 1 validation: 1 graph: 0\n# Registered buffers: yes"),
                     "a.log: line 2: a '# Registered buffers:' line without its '(-R N)'");
+  // -x: perfgate-collectives' CTA policy line, read after -R (0, NCCL's default, set all the
+  // same, is a launch of its own).
+  CHECK(launch("agg iters: 1 validation: 1 graph: 0 unalign: 4\n# Registered buffers: "
+               "ncclCommRegister (-R 1) \n# CTA policy: efficiency (-x 1) ") == "-R 1 -x 1 -u 4");
+  CHECK(launch("agg iters: 1 validation: 1 graph: 0\n# CTA policy: default (-x 0) ") == "-x 0");
+  CHECK_THROWS_WITH(launch("agg iters: 1 validation: 1 graph: 0\n# CTA policy: efficiency"),
+                    "a.log: line 2: a '# CTA policy:' line without its '(-x N)'");
   // The real single-node log was measured plainly.
   CHECK(read_results_file(kData / "nccl_single_node.log")
             .fingerprint.comparable.count("collectives.launch") == 0);
@@ -536,6 +543,10 @@ TEST_CASE("nccl-tests JSON: processes on two hosts, -m and -z, and what is refus
   CHECK(registered({"--local_register=1", "-e", "1K"}) == "-z 1 -R 1");
   CHECK(registered({"-R", "1", "-R", "0"}) == "-z 1");  // the last one counts, as in getopt
   CHECK(registered({"-R", "x"}) == "-z 1");             // strtol: no number is 0
+  // -x too, also when 0 (given, NCCL's config is set).
+  CHECK(registered({"-x", "1", "-R", "2"}) == "-z 1 -R 2 -x 1");
+  CHECK(registered({"--cta_policy=2"}) == "-z 1 -x 2");
+  CHECK(registered({"-x0"}) == "-z 1 -x 0");
 
   const auto refusal = [&](const std::function<void(nlohmann::json&)>& change) {
     nlohmann::json bad = doc;
@@ -582,6 +593,9 @@ TEST_CASE("nccl-tests JSON: processes on two hosts, -m and -z, and what is refus
         }) ==
         "ag.json: nccl-tests JSON: args: -R 3: not 0, 1 (ncclCommRegister) or 2 (symmetric "
         "windows)");
+  CHECK(refusal([](nlohmann::json& d) {
+          d["args"] = {"all_gather_perf", "--cta_policy", "7"};
+        }) == "ag.json: nccl-tests JSON: args: -x 7: not 0 (default), 1 (efficiency) or 2 (zero)");
 }
 
 TEST_CASE("nccl-tests JSON with the per-iteration report: its statistics beside each time") {

@@ -58,6 +58,18 @@ TEST_CASE("the header is nccl-tests' header, character for character") {
   h.registration = 2;
   CHECK(lines_of(format_table_header(h))[3] ==
         "# Registered buffers: symmetric windows, ncclCommWindowRegister (-R 2) ");
+  // -x: another line of perfgate's own, after -R's; none when no policy was set.
+  h.cta_policy = 1;
+  const std::vector<std::string> policy = lines_of(format_table_header(h));
+  CHECK(policy[4] == "# CTA policy: efficiency (-x 1) ");
+  CHECK(policy[6] == "# Using devices");
+  h.registration = 0;
+  h.cta_policy = 0;
+  CHECK(lines_of(format_table_header(h))[3] == "# CTA policy: default (-x 0) ");
+  h.cta_policy = 2;
+  CHECK(lines_of(format_table_header(h))[3] == "# CTA policy: zero (-x 2) ");
+  h.cta_policy = -1;
+  CHECK(lines_of(format_table_header(h))[4] == "# Using devices");
   CHECK(lines[3] == "# Using devices");
   CHECK(lines[4] ==
         "#  Rank  0 Group  0 Pid   6899 on ztan-mig-235z device  0 [0000:04:00] NVIDIA H100 80GB "

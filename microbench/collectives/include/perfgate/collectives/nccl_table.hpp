@@ -35,6 +35,7 @@ struct TableHeader {
   // -R 1 or 2: a line of perfgate's own (nccl-tests prints none), which perfgate's reader maps
   // to the same fingerprint key as the run's document.
   int registration = 0;
+  int cta_policy = -1;   // -x 0, 1 or 2: a line of perfgate's own too; -1: none
   bool cputime = false;  // -C: the time columns are headed "cputime", as nccl-tests heads them
   // -I 1: each placement adds i_min, i_max, i_p99 and i_cv%, after a "# Per-Iteration Report:"
   // line naming the clock ("CUDA event", "host clock").
