@@ -40,32 +40,30 @@ expect per_iteration 0 $? "^# Per-Iteration Report: CUDA event timing; i_\* uses
 # -u 3: every buffer 3 elements past its allocation, every collective and type checked there.
 run --collective all -d all -u 3 -b 1K -e 1M -f 32 -n 2 -w 1 >"$OUT/unaligned.txt" 2>&1
 expect unaligned 0 $? "graph: 0 unalign: 3$" "$CHECKED"
+# versioned NAME RELEASE OPTION EXPECTED ARGS...: a run of a feature that came with NCCL
+# RELEASE. A library older than that must refuse it with exit 2, naming OPTION and its own
+# version (also a pass); a newer one must pass the data check and print EXPECTED.
+versioned() {
+  local name=$1 release=$2 option=$3 expected=$4 rc
+  shift 4
+  run "$@" --output "$OUT/$name.json" >"$OUT/$name.txt" 2>&1
+  rc=$?
+  if grep -q "needs NCCL $release or newer" "$OUT/$name.txt"; then
+    expect "$name" 2 $rc "^perfgate-collectives: $option: needs NCCL $release or newer \(this library is "
+  else
+    expect "$name" 0 $rc "$expected" "$CHECKED"
+  fi
+}
 # -R 1 (ncclCommRegister) and -R 2 (symmetric windows), every collective checked on registered
-# buffers, the windows also graph-replayed. A library older than a registration needs (2.19,
-# 2.27) is refused with exit 2, naming its version: also a pass.
-run --collective all -R 1 -b 1K -e 16M -f 16 -n 5 -w 2 --output "$OUT/registered.json" >"$OUT/registered.txt" 2>&1
-rc=$?
-if grep -q "needs NCCL 2.19 or newer" "$OUT/registered.txt"; then
-  expect registered 2 $rc "^perfgate-collectives: --local_register 1: needs NCCL 2.19 or newer \(this library is "
-else
-  expect registered 0 $rc "^# Registered buffers: ncclCommRegister \(-R 1\) $" "$CHECKED"
-fi
-run --collective all -R 2 -G 2 -b 1K -e 16M -f 16 -n 5 -w 2 --output "$OUT/symmetric.json" >"$OUT/symmetric.txt" 2>&1
-rc=$?
-if grep -q "needs NCCL 2.27 or newer" "$OUT/symmetric.txt"; then
-  expect symmetric 2 $rc "^perfgate-collectives: --local_register 2: needs NCCL 2.27 or newer \(this library is "
-else
-  expect symmetric 0 $rc "^# Registered buffers: symmetric windows, ncclCommWindowRegister \(-R 2\) $" "$CHECKED"
-fi
+# buffers, the windows also graph-replayed.
+versioned registered 2.19 "--local_register 1" "^# Registered buffers: ncclCommRegister \(-R 1\) $" \
+  --collective all -R 1 -b 1K -e 16M -f 16 -n 5 -w 2
+versioned symmetric 2.27 "--local_register 2" "^# Registered buffers: symmetric windows, ncclCommWindowRegister \(-R 2\) $" \
+  --collective all -R 2 -G 2 -b 1K -e 16M -f 16 -n 5 -w 2
 # -x 1: the communicator made with NCCL's efficiency CTA policy (ncclCommInitRankConfig), every
-# collective checked; a library older than 2.27 is refused naming its version: also a pass.
-run --collective all -x 1 -b 1K -e 16M -f 16 -n 5 -w 2 --output "$OUT/cta_policy.json" >"$OUT/cta_policy.txt" 2>&1
-rc=$?
-if grep -q "needs NCCL 2.27 or newer" "$OUT/cta_policy.txt"; then
-  expect cta_policy 2 $rc "^perfgate-collectives: --cta_policy 1: needs NCCL 2.27 or newer \(this library is "
-else
-  expect cta_policy 0 $rc "^# CTA policy: efficiency \(-x 1\) $" "$CHECKED"
-fi
+# collective checked.
+versioned cta_policy 2.27 "--cta_policy 1" "^# CTA policy: efficiency \(-x 1\) $" \
+  --collective all -x 1 -b 1K -e 16M -f 16 -n 5 -w 2
 run --collective broadcast -b 1G -e 1G -n 20 -w 5 >"$OUT/bcast.txt" 2>&1
 expect bcast 0 $? "$CHECKED"
 run --mode overlap -e 256M --gemm-n 4096 -n 20 -w 5 --output "$OUT/overlap.json" >"$OUT/overlap.txt" 2>&1
