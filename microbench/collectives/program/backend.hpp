@@ -59,8 +59,9 @@ class Backend {
   virtual MemoryShare memory_share() const = 0;
   // nccl-tests' -M: the memory of the device the operations run on, "GPU" (in use: its total
   // less its free memory) or "Host" (this process's resident memory); what the communicator's
-  // setup took of it; and what the operation buffers hold of it now, measured as their making
-  // changed it (so that allocator rounding and registration count).
+  // setup took of it; and what the operation buffers hold of it now, with the allocator's
+  // rounding (NCCL: measured as their making changed the memory in use, so that ncclMemAlloc's
+  // granularity and registration count; MPI: their whole pages).
   virtual std::string memory_device() const = 0;
   virtual std::int64_t memory_in_use() const = 0;
   virtual std::int64_t setup_memory() const = 0;

@@ -40,10 +40,11 @@ std::size_t region_stride(std::size_t bytes) {
   return (bytes + page - 1) / page * page;
 }
 
-// This process's resident memory; 0 where /proc/self/statm cannot be read (memory_in_use()
-// refuses it then).
-std::int64_t resident_or_zero() {
-  return resident_memory_bytes().value_or(0);
+// The whole pages a buffer maps (none before its first allocation).
+std::int64_t mapped_bytes(const PageAlignedVector<std::byte>& buffer) {
+  if (buffer.capacity() == 0) return 0;
+  return static_cast<std::int64_t>(
+      PageAlignedAllocator<std::byte>::mapped_bytes(buffer.capacity()));
 }
 
 class MpiBackend final : public Backend {
@@ -97,7 +98,6 @@ class MpiBackend final : public Backend {
     // alone, and a growing assign() would hold the old and the new buffer at once.
     // -u N: every buffer starts N elements past its page-aligned allocation, as nccl-tests'.
     const std::size_t shift = static_cast<std::size_t>(unalign_) * size;
-    const std::int64_t resident_before = resident_or_zero();
     if (recv_.capacity() < block_bytes + shift || send_.capacity() < send_bytes + shift) {
       PageAlignedVector<std::byte>().swap(recv_);
       PageAlignedVector<std::byte>().swap(send_);
@@ -110,7 +110,6 @@ class MpiBackend final : public Backend {
     recv_view_ = std::span<std::byte>(recv_).subspan(shift);
     send_view_ = std::span<std::byte>(send_).subspan(shift);
     premultiplied_view_ = std::span<std::byte>(premultiplied_).subspan(shift);
-    buffer_memory_ += resident_or_zero() - resident_before;  // the pages assign() wrote
     refill();
   }
 
@@ -124,7 +123,11 @@ class MpiBackend final : public Backend {
     return *resident;
   }
   std::int64_t setup_memory() const override { return setup_bytes_; }
-  std::int64_t buffer_memory() const override { return buffer_memory_; }
+  // Their pages, every one written by assign(): what their making added to the resident memory
+  // (less a sanitizer's shadow, which the table's Collective part then holds).
+  std::int64_t buffer_memory() const override {
+    return mapped_bytes(send_) + mapped_bytes(recv_) + mapped_bytes(premultiplied_);
+  }
 
   void refill() override {
     const std::size_t size = type_size(shape_.dtype);
@@ -307,7 +310,6 @@ class MpiBackend final : public Backend {
   const int group_;
   const int unalign_;  // -u: elements each buffer starts past its aligned allocation
   const std::int64_t setup_bytes_;
-  std::int64_t buffer_memory_ = 0;
   CaseShape shape_;
   bool in_place_ = false;
   std::size_t stride_ = 0;  // bytes from one group region to the next
