@@ -202,8 +202,8 @@ class LogParser {
       cta_policy_ = read_option_value(line, "CTA policy", 'x');
     } else if (bounded_regex_match(line, m, rank_re)) {
       ranks_.push_back({m[4], m[7], m[6] != "cpu"});
-    } else if (line.rfind("# Avg bus bandwidth", 0) == 0 && !t.empty()) {
-      if (const auto v = parse_number(t.back())) run_.metadata["nccl_tests"]["avg_busbw"] = *v;
+    } else if (line.rfind("# Avg bus bandwidth", 0) == 0) {
+      read_avg_busbw(line);
     } else if (is_memory_usage_line(line)) {  // -M 1, after each table
       std::optional<nlohmann::json> usage = read_memory_usage(line);
       if (!usage)
@@ -480,6 +480,19 @@ class LogParser {
     meta["per_iteration_report"] = trim_blanks(line.substr(line.find(':') + 1));
     std::smatch m;
     meta["per_iter_skip"] = bounded_regex_search(line, m, skip_re) ? std::stol(m[1]) : 0;
+  }
+
+  // "# Avg bus bandwidth    : 142.565", followed by OK or FAILED when NCCL_TESTS_MIN_BW set a
+  // floor (FAILED: below 90 % of it, and nccl-tests failed the run). A log of several tables
+  // keeps the last average and fails the check when any table did.
+  void read_avg_busbw(const std::string& line) {
+    std::istringstream rest(line.substr(line.find(':') + 1));
+    std::string value, verdict;
+    rest >> value >> verdict;
+    nlohmann::json& meta = run_.metadata["nccl_tests"];
+    if (const auto v = parse_number(value)) meta["avg_busbw"] = *v;
+    if ((verdict == "OK" || verdict == "FAILED") && meta.value("min_busbw_check", "") != "FAILED")
+      meta["min_busbw_check"] = verdict;
   }
 
   // The bitwise check's lines: "# Bitwise Repeatability: 4 comparisons after one reference run"

@@ -47,7 +47,7 @@ class JsonToLog {
     out += fmt::format("#  size count type redop root {0} {0}\n", group);
     for (std::size_t i = 0; i < results.size(); ++i)
       out += row(results[i], fmt::format("results[{}]", i));
-    return out + bitwise_footer(doc);
+    return out + bitwise_footer(doc) + average_footer(doc);
   }
 
  private:
@@ -63,6 +63,28 @@ class JsonToLog {
     const long long n =
         count_of(need(*footer, "count", "bitwise_mismatches."), "bitwise_mismatches.count");
     return fmt::format("# Bitwise mismatches   : {} {}\n", n, n == 0 ? "OK" : "FAILED");
+  }
+
+  // The average's footer line, as the log prints it, with OK or FAILED where NCCL_TESTS_MIN_BW set
+  // a floor ("okay" "true" or "false"; "unchecked" without one). nccl-tests writes an average over
+  // no rows as "nan", which gives no line.
+  std::string average_footer(const nlohmann::json& doc) const {
+    const nlohmann::json* average = find(doc, "average_bus_bandwidth");
+    if (average == nullptr) return "";
+    object(*average, "average_bus_bandwidth");
+    const nlohmann::json& bandwidth = need(*average, "bandwidth", "average_bus_bandwidth.");
+    if (bandwidth == "nan") return "";
+    if (!bandwidth.is_number()) fail("average_bus_bandwidth.bandwidth", "not a number");
+    std::string verdict;
+    if (const nlohmann::json* okay = find(*average, "okay")) {
+      if (*okay == "true" || *okay == true)
+        verdict = "OK";
+      else if (*okay == "false" || *okay == false)
+        verdict = "FAILED";
+      else if (*okay != "unchecked")
+        fail("average_bus_bandwidth.okay", "neither \"true\", \"false\" nor \"unchecked\"");
+    }
+    return fmt::format("# Avg bus bandwidth    : {} {}\n", bandwidth.get<double>(), verdict);
   }
 
   // A key's value; null when absent or null.

@@ -1,5 +1,6 @@
 // perfgate-collectives: collective benchmarks under mpirun or srun (docs/collectives.md).
-// Exit codes (perfgate/core/exit_codes.hpp): 0 ok, 1 data check failed, 2 usage or tool error,
+// Exit codes (perfgate/core/exit_codes.hpp): 0 ok, 1 data check failed or average bus bandwidth
+// below NCCL_TESTS_MIN_BW's floor, 2 usage or tool error,
 // 4 no_device (--backend nccl and no CUDA device on some rank), 5 watchdog_timeout.
 #include <atomic>
 #include <chrono>
@@ -28,7 +29,8 @@ namespace pc = perfgate::collectives;
 
 namespace {
 
-constexpr int kDataCheckFailed = perfgate::exit_code::regression;
+// Wrong output elements, or a table below NCCL_TESTS_MIN_BW's floor.
+constexpr int kCheckFailed = perfgate::exit_code::regression;
 
 // `mpi_setup_bytes`: what MPI's initialisation and the communicator took of the resident memory.
 std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Communicator& comm,
@@ -138,10 +140,10 @@ int run(int argc, char** argv, const pc::Communicator& comm, std::int64_t mpi_se
   } stop_watch_first{watchdog};
   pc::ModeContext ctx{options, *backend, comm, watchdog, document};
 
-  std::size_t wrong = 0;
+  pc::SweepFailures failures;
   switch (options.mode) {
     case pc::Mode::sweep:
-      wrong = pc::run_sweep(ctx);
+      failures = pc::run_sweep(ctx);
       break;
     case pc::Mode::buckets:
       pc::run_buckets(ctx);
@@ -155,7 +157,7 @@ int run(int argc, char** argv, const pc::Communicator& comm, std::int64_t mpi_se
   }
   if (comm.rank() == 0 && !options.output.empty()) document.write(options.output);
   comm.barrier();
-  return wrong > 0 ? kDataCheckFailed : perfgate::exit_code::pass;
+  return failures.any() ? kCheckFailed : perfgate::exit_code::pass;
 }
 
 }  // namespace

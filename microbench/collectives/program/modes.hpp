@@ -1,6 +1,6 @@
 #pragma once
 // The four modes of perfgate-collectives. Each prints its table on rank 0 and adds its
-// results to the document; sweep returns the wrong elements found (0: every check passed).
+// results to the document; sweep returns what failed its checks.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -21,7 +21,15 @@ struct ModeContext {
   RunDocument& document;
 };
 
-std::size_t run_sweep(ModeContext& ctx);
+// What a sweep's checks found, the same on every rank: wrong output elements, and tables whose
+// average bus bandwidth fell below NCCL_TESTS_MIN_BW's floor.
+struct SweepFailures {
+  std::size_t wrong = 0;
+  std::size_t below_min_busbw = 0;
+  bool any() const { return wrong > 0 || below_min_busbw > 0; }
+};
+
+SweepFailures run_sweep(ModeContext& ctx);
 void run_buckets(ModeContext& ctx);
 void run_overlap(ModeContext& ctx);
 void run_reference(ModeContext& ctx);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -14,6 +15,7 @@
 
 #include "modes.hpp"
 #include "perfgate/collectives/memory_report.hpp"
+#include "perfgate/collectives/min_busbw.hpp"
 #include "perfgate/collectives/nccl_tests_json.hpp"
 #include "perfgate/collectives/size_sweep.hpp"
 #include "perfgate/core/document.hpp"
@@ -51,6 +53,46 @@ void check_json_folder(ModeContext& ctx) {
 // What every -J file of the run says besides its header and rows: the command line, NCCL's
 // settings in the environment (NCCL_*, CUDA_*; not the rest, which may hold secrets) and the
 // library's version code.
+// NCCL_TESTS_MIN_BW as rank 0's environment has it, agreed by every rank: a launcher may pass the
+// variable to some ranks only (mpirun without -x on other nodes), and a malformed value is
+// refused on every rank together, before anything runs.
+std::optional<double> agreed_min_busbw(ModeContext& ctx) {
+  std::optional<double> floor;
+  std::optional<std::string> why;
+  if (ctx.comm.rank() == 0) {
+    try {
+      floor = parse_min_busbw(std::getenv(kMinBusbwVariable));
+    } catch (const InputError& e) {
+      why = e.what();
+    }
+  }
+  if (const std::optional<RankReason> reason = ctx.comm.first_reason(why))
+    throw InputError(reason->reason);
+  const double agreed = ctx.comm.max(floor.value_or(-1.0));
+  if (agreed < 0) return std::nullopt;
+  return agreed;
+}
+
+// A table's average bus bandwidth against the floor (rank 0): into the document, and a line on
+// the error stream when it falls short, for a job's log to say why the run failed. Whether it
+// fell short.
+bool below_min_busbw(ModeContext& ctx, Collective c, double avg_busbw,
+                     std::optional<double> min_busbw) {
+  const bool below = min_busbw && !meets_min_busbw(avg_busbw, *min_busbw);
+  ctx.document.add_to_list(
+      "average_bus_bandwidth",
+      {{"collective", info(c).name},
+       {"busbw_gbps", avg_busbw},
+       {"min_busbw_gbps", min_busbw ? nlohmann::json(*min_busbw) : nlohmann::json()},
+       {"okay", min_busbw ? nlohmann::json(!below) : nlohmann::json("unchecked")}});
+  if (below)
+    std::fprintf(stderr,
+                 "perfgate-collectives: %s: average bus bandwidth %g GB/s is below 90%% of "
+                 "%s=%g\n",
+                 std::string(info(c).name).c_str(), avg_busbw, kMinBusbwVariable, *min_busbw);
+  return below;
+}
+
 NcclTestsJsonRun json_run(ModeContext& ctx) {
   NcclTestsJsonRun run;
   run.args = ctx.options.command_line;
@@ -362,12 +404,14 @@ void run_cases(ModeContext& ctx, const std::vector<SweepCase>& cases, TableTally
 
 }  // namespace
 
-std::size_t run_sweep(ModeContext& ctx) {
+SweepFailures run_sweep(ModeContext& ctx) {
   const Options& o = ctx.options;
   check_json_folder(ctx);
+  const std::optional<double> min_busbw = agreed_min_busbw(ctx);
   const bool writes_json = !o.json_output.empty() && ctx.comm.rank() == 0;
   const NcclTestsJsonRun json_common = writes_json ? json_run(ctx) : NcclTestsJsonRun{};
   std::size_t wrong_everywhere = 0;
+  std::size_t tables_below = 0;  // rank 0's count
   for (Collective c : o.collectives) {
     const TableHeader header = header_for(ctx, c);
     TableTally tally;
@@ -394,18 +438,20 @@ std::size_t run_sweep(ModeContext& ctx) {
     std::string tail;
     for (const std::string& note : tally.notes) tail += note;
     const double avg_busbw = tally.busbw_count ? tally.busbw_sum / tally.busbw_count : 0;
-    tail += format_table_footer(tally.wrong, avg_busbw, info(c).perf_name);
+    tail += format_table_footer(tally.wrong, avg_busbw, info(c).perf_name, min_busbw);
     if (tally.memory) tail += memory_report_line(ctx, c, tally.memory->report(ctx.comm));
     print_on_root(ctx.comm, tail);
+    if (ctx.comm.rank() == 0 && below_min_busbw(ctx, c, avg_busbw, min_busbw)) ++tables_below;
     if (tally.json) {
       tally.json->wrong_total = tally.wrong;
       tally.json->avg_busbw = avg_busbw;
+      tally.json->min_busbw = min_busbw;
       tally.json->end_time = local_time_now();
       write_text_file_atomic(json_path, nccl_tests_json(*tally.json).dump(2) + "\n");
     }
     wrong_everywhere += tally.wrong;
   }
-  return wrong_everywhere;
+  return {wrong_everywhere, ctx.comm.sum(tables_below)};
 }
 
 }  // namespace perfgate::collectives

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/collectives/min_busbw.hpp"
+
 namespace perfgate::collectives {
 namespace {
 
@@ -145,12 +147,13 @@ std::string format_table_row(const TableRow& row, bool per_iteration) {
   return out + "\n";
 }
 
-std::string format_table_footer(std::size_t wrong_total, double avg_busbw,
-                                std::string_view program) {
+std::string format_table_footer(std::size_t wrong_total, double avg_busbw, std::string_view program,
+                                std::optional<double> min_busbw) {
   return fmt::format("# {:<20} : {} {}\n", "Out of bounds values", wrong_total,
                      wrong_total ? "FAILED" : "OK") +
-         fmt::format("# {:<20} : {:g} \n", "Avg bus bandwidth", avg_busbw) + "#\n" +
-         fmt::format("# Collective test concluded: {}\n", program);
+         fmt::format("# {:<20} : {:g} {}\n", "Avg bus bandwidth", avg_busbw,
+                     min_busbw_verdict(avg_busbw, min_busbw)) +
+         "#\n" + fmt::format("# Collective test concluded: {}\n", program);
 }
 
 }  // namespace perfgate::collectives

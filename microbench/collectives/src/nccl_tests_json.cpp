@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/collectives/min_busbw.hpp"
+
 namespace perfgate::collectives {
 namespace {
 
@@ -89,7 +91,10 @@ nlohmann::ordered_json nccl_tests_json(const NcclTestsJsonRun& run) {
           {"config", config(run.header)},
           {"results", std::move(results)},
           {"out_of_bounds", {{"count", run.wrong_total}, {"okay", flag(run.wrong_total == 0)}}},
-          {"average_bus_bandwidth", {{"bandwidth", run.avg_busbw}, {"okay", "unchecked"}}},
+          {"average_bus_bandwidth",
+           {{"bandwidth", run.avg_busbw},
+            {"okay",
+             run.min_busbw ? flag(meets_min_busbw(run.avg_busbw, *run.min_busbw)) : "unchecked"}}},
           {"errors", nlohmann::ordered_json::array()},
           {"end_time", run.end_time}};
 }

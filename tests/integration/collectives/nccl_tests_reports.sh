@@ -2,8 +2,8 @@
 # The newest nccl-tests' reporting options under real mpirun processes: -I 1 (each iteration timed
 # on its own; a placement's row adds its iterations' min, max, p99 and variation, each
 # iteration's slowest rank's), -S 1 (a timestamp ends each row), -J (nccl-tests' JSON output)
-# and -y (NCCL's default stream, refused by the MPI backend). The tables and the JSON read back
-# through perfgate's nccl-tests ingester.
+# and -y (NCCL's default stream, refused by the MPI backend), and the NCCL_TESTS_MIN_BW floor. The
+# tables and the JSON read back through perfgate's nccl-tests ingester.
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../lib.sh"
 source "$HERE/mpi_env.sh"
@@ -206,6 +206,48 @@ expect_in err "^perfgate-collectives: --output_file $WORK/missing/nt.json: the f
 [ ! -e "$WORK/missing.json" ] || fail "-J into a missing folder wrote a document"
 expect_exit 2 run_collectives 1 --backend mpi --mode buckets -J "$WORK/b.json"
 expect_in err '^perfgate-collectives: --output_file: applies to sweep mode only, not buckets$'
+
+# --- NCCL_TESTS_MIN_BW, nccl-tests' floor on a table's average bus bandwidth: a floor no run can
+# miss passes (OK); one no run can reach fails each table (FAILED in its footer, a line on the
+# error stream, exit 1), the document and -J's file record the verdicts, and the ingester reads
+# them back. The floor is rank 0's: a rank without the variable (a launcher that passes it to
+# some ranks only) follows rank 0.
+NCCL_TESTS_MIN_BW=0.000001 expect_exit 0 run_collectives 2 --backend mpi \
+  --collective all_reduce,broadcast -b 1K -e 2K -n 2 -w 1 --output "$WORK/floor_ok.json"
+[ "$(grep -cE '^# Avg bus bandwidth    : [0-9.e+-]+ OK$' "$WORK/out")" -eq 2 ] ||
+  { cat "$WORK/out"; fail "NCCL_TESTS_MIN_BW=0.000001: not two tables passing"; }
+expect_not_in err 'below 90%'
+unset NCCL_TESTS_MIN_BW
+floor_rank0_only() {
+  mpirun --oversubscribe -np 1 env NCCL_TESTS_MIN_BW=1e9 "$COLLECTIVES" "$@" : \
+    -np 1 "$COLLECTIVES" "$@"
+}
+expect_exit 1 floor_rank0_only --backend mpi --collective all_reduce,broadcast -b 1K -e 2K -n 2 \
+  -w 1 -J "$WORK/floor.json" --output "$WORK/floor_doc.json"
+cp "$WORK/out" "$WORK/floor.txt"
+[ "$(grep -cE '^# Avg bus bandwidth    : [0-9.e+-]+ FAILED$' "$WORK/floor.txt")" -eq 2 ] ||
+  { cat "$WORK/floor.txt"; fail "NCCL_TESTS_MIN_BW=1e9: not two tables failing"; }
+expect_in err '^perfgate-collectives: all_reduce: average bus bandwidth [0-9.e+-]+ GB/s is below 90% of NCCL_TESTS_MIN_BW=1e\+09$'
+expect_in err '^perfgate-collectives: broadcast: average bus bandwidth'
+python3 - "$WORK/floor_doc.json" "$WORK/floor.json" "$WORK/floor.json.0" <<'PY' || fail "NCCL_TESTS_MIN_BW: document or JSON"
+import json, sys
+doc = json.load(open(sys.argv[1]))["perfgate"]
+checks = doc["run"]["metadata"]["collectives"]["average_bus_bandwidth"]
+assert [c["collective"] for c in checks] == ["all_reduce", "broadcast"], checks
+assert all(c["okay"] is False and c["min_busbw_gbps"] == 1e9 and 0 < c["busbw_gbps"] < 1e9
+           for c in checks), checks
+assert len(doc["results"]) > 0  # a run below the floor keeps its measurements
+for path in sys.argv[2:]:
+    average = json.load(open(path))["average_bus_bandwidth"]
+    assert average["okay"] == "false" and average["bandwidth"] > 0, average
+PY
+if ingest_or_skip --format nccl-tests "$WORK/floor.txt"; then
+  sqlite3 "$WORK/store.db" "SELECT metadata FROM runs ORDER BY rowid DESC LIMIT 1" >"$WORK/meta"
+  expect_in meta '"min_busbw_check":"FAILED"'
+fi
+NCCL_TESTS_MIN_BW=fast expect_exit 2 run_collectives 2 --backend mpi --output "$WORK/fast.json"
+expect_in err '^perfgate-collectives: NCCL_TESTS_MIN_BW=fast: not a bus bandwidth in GB/s \(a number from 0\)$'
+[ ! -e "$WORK/fast.json" ] || fail "a malformed NCCL_TESTS_MIN_BW wrote a document"
 
 # Refused: -I and -S other than 0 or 1, outside sweep mode; -I with a CUDA graph; -y 1 on MPI;
 # -y with a graph (the default stream cannot be captured).

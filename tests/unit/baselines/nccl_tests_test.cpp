@@ -752,3 +752,51 @@ TEST_CASE("nccl-tests JSON with the bitwise check and -K: the log's checks and l
                     "bw.json: nccl-tests JSON: results[0].in_place.bitwise.different_bits: not a "
                     "count");
 }
+
+TEST_CASE("nccl-tests' bandwidth floor (NCCL_TESTS_MIN_BW): the footer's verdict, log and JSON") {
+  const auto footer = [](const std::string& average) {
+    return from_nccl_tests_log(kOneRowTable + "# Out of bounds values : 0 OK\n" + average + "#\n",
+                               "floor.log");
+  };
+  const Run unchecked = footer("# Avg bus bandwidth    : 0.045 \n");
+  CHECK(unchecked.metadata["nccl_tests"]["avg_busbw"] == Approx(0.045));
+  CHECK_FALSE(unchecked.metadata["nccl_tests"].contains("min_busbw_check"));
+  const Run failed = footer("# Avg bus bandwidth    : 0.045 FAILED\n");
+  CHECK(failed.metadata["nccl_tests"]["avg_busbw"] == Approx(0.045));  // not lost to FAILED
+  CHECK(failed.metadata["nccl_tests"]["min_busbw_check"] == "FAILED");
+  CHECK(footer("# Avg bus bandwidth    : 0.045 OK\n").metadata["nccl_tests"]["min_busbw_check"] ==
+        "OK");
+  // Several tables in one log (perfgate-collectives --collective all): one that fell short fails
+  // the check, whatever the tables after it.
+  std::string second_table = kOneRowTable;
+  second_table.replace(second_table.find("        1024  "), 14, "        2048  ");
+  const Run two = footer("# Avg bus bandwidth    : 0.045 FAILED\n" + second_table +
+                         "# Avg bus bandwidth    : 0.05 OK\n");
+  CHECK(two.metadata["nccl_tests"]["min_busbw_check"] == "FAILED");
+  CHECK(two.metadata["nccl_tests"]["avg_busbw"] == Approx(0.05));
+
+  nlohmann::json doc = nlohmann::json::parse(R"({
+    "version": 3, "nccl_version": 22803, "args": ["./build/all_reduce_perf"],
+    "config": {"nthreads": 1, "ngpus": 1, "minimum_bytes": 1024, "maximum_bytes": 1024,
+               "step_factor": 2, "warmup_iters": 5, "iterations": 20,
+               "aggregated_iterations": 1, "validation": 1, "graph": 0},
+    "results": [{"size": 1024, "count": 256, "type": "float", "redop": "sum", "root": "    -1",
+                 "out_of_place": {"time": 41.22, "alg_bw": 0.02, "bus_bw": 0.04, "nwrong": 0.0},
+                 "in_place": {"time": 40.17, "alg_bw": 0.03, "bus_bw": 0.05, "nwrong": 0.0}}],
+    "average_bus_bandwidth": {"bandwidth": 0.045, "okay": "false"}})");
+  const Run json = from_nccl_tests_json(doc, "floor.json");
+  CHECK(json.metadata["nccl_tests"]["avg_busbw"] == Approx(0.045));
+  CHECK(json.metadata["nccl_tests"]["min_busbw_check"] == "FAILED");
+  doc["average_bus_bandwidth"]["okay"] = "unchecked";
+  CHECK_FALSE(
+      from_nccl_tests_json(doc, "floor.json").metadata["nccl_tests"].contains("min_busbw_check"));
+  doc["average_bus_bandwidth"]["bandwidth"] = "nan";  // nccl-tests' average over no rows
+  CHECK_FALSE(from_nccl_tests_json(doc, "floor.json").metadata["nccl_tests"].contains("avg_busbw"));
+  doc["average_bus_bandwidth"] = {{"bandwidth", 0.045}, {"okay", "maybe"}};
+  CHECK_THROWS_WITH(from_nccl_tests_json(doc, "floor.json"),
+                    "floor.json: nccl-tests JSON: average_bus_bandwidth.okay: neither \"true\", "
+                    "\"false\" nor \"unchecked\"");
+  doc["average_bus_bandwidth"] = {{"bandwidth", "fast"}};
+  CHECK_THROWS_WITH(from_nccl_tests_json(doc, "floor.json"),
+                    "floor.json: nccl-tests JSON: average_bus_bandwidth.bandwidth: not a number");
+}

@@ -71,8 +71,8 @@ std::string format_table_header(const TableHeader& header);
 // `per_iteration`: the header's (-I 1); a placement without its statistics prints zeros.
 std::string format_table_row(const TableRow& row, bool per_iteration = false);
 // "# Out of bounds values : N OK|FAILED", "# Avg bus bandwidth    : X", "# Collective test
-// concluded: ..."
-std::string format_table_footer(std::size_t wrong_total, double avg_busbw,
-                                std::string_view program);
+// concluded: ..."; the average followed by OK or FAILED under a floor (NCCL_TESTS_MIN_BW).
+std::string format_table_footer(std::size_t wrong_total, double avg_busbw, std::string_view program,
+                                std::optional<double> min_busbw = std::nullopt);
 
 }  // namespace perfgate::collectives

@@ -23,6 +23,7 @@ struct NcclTestsJsonRun {
   std::vector<TableRow> rows;
   std::size_t wrong_total = 0;  // the footer's out-of-bounds count
   double avg_busbw = 0;
+  std::optional<double> min_busbw;  // NCCL_TESTS_MIN_BW, which the average is checked against
 };
 
 // Keys in nccl-tests' order, for scripts and eyes that read the file as nccl-tests writes it.
