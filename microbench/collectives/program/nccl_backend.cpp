@@ -5,6 +5,7 @@
 #include <nccl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -21,6 +22,7 @@
 #include "nccl_buffer.hpp"
 #include "nccl_communicator.hpp"
 #include "perfgate/collectives/communicator.hpp"
+#include "perfgate/collectives/launch_env.hpp"
 #include "perfgate/collectives/watchdog.hpp"
 #include "perfgate/core/error.hpp"
 
@@ -118,13 +120,14 @@ struct DeviceBuffer {
 
 class NcclBackend final : public Backend {
  public:
-  NcclBackend(const Communicator& comm, int devices, const NcclLaunch& launch)
+  // `device`: this rank's CUDA device.
+  NcclBackend(const Communicator& comm, int device, const NcclLaunch& launch)
       : comm_(comm),
         graph_launches_(launch.graph_launches),
         unalign_(launch.unalign),
         send_(static_cast<Registration>(launch.local_register)),
         recv_(static_cast<Registration>(launch.local_register)) {
-    device_ = comm.local_rank() % devices;
+    device_ = device;
     PG_CHECK(cudaSetDevice(device_));
     PG_CHECK(cudaGetDeviceProperties(&props_, device_));
     // nccl-tests' -M Initialization: what the communicator and the streams took of the device.
@@ -138,13 +141,15 @@ class NcclBackend final : public Backend {
     if (!launch.stream_null) PG_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PG_CHECK(cudaStreamCreateWithFlags(&compute_stream_, cudaStreamNonBlocking));
     setup_memory_ = memory_in_use() - in_use_before_setup;
-    // After NCCL's own allocations; the node's ranks are spread over its devices by local rank.
+    // After NCCL's own allocations, shared by the ranks on this host that run on this device
+    // (by local rank, or as NCCL_TESTS_DEVICE put them).
     std::size_t free = 0, total = 0;
     PG_CHECK(cudaMemGetInfo(&free, &total));
-    const int node_ranks = ranks_sharing_node(comm.comm());
+    const std::string place = fmt::format("{}\t{}", comm.host(), device_);
+    const std::vector<std::string> places = comm.all_gather(place);
     share_ = {fmt::format("GPU {} memory", device_),
               double(free),
-              std::max(1, (node_ranks - device_ + devices - 1) / devices),
+              static_cast<int>(std::count(places.begin(), places.end(), place)),
               {}};
   }
 
@@ -541,7 +546,18 @@ std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int devices
     throw InputError(fmt::format("--local_register {}: {}", launch.local_register, *why));
   if (const auto why = cta_policy_unavailable(launch.cta_policy))
     throw InputError(fmt::format("--cta_policy {}: {}", launch.cta_policy, *why));
-  return std::make_unique<NcclBackend>(comm, devices, launch);
+  // Every rank reads NCCL_TESTS_DEVICE; one that refuses it makes all refuse, before any rank
+  // waits in NCCL's setup for it.
+  int device = 0;
+  std::optional<std::string> why;
+  try {
+    device = rank_device(process_environment(), comm.local_rank(), devices);
+  } catch (const InputError& e) {
+    why = e.what();
+  }
+  if (const std::optional<RankReason> reason = comm.first_reason(why))
+    throw InputError(fmt::format("rank {}: {}", reason->rank, reason->reason));
+  return std::make_unique<NcclBackend>(comm, device, launch);
 }
 
 }  // namespace perfgate::collectives

@@ -4,6 +4,10 @@
 #include <cstdlib>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "perfgate/core/error.hpp"
+
 namespace perfgate::collectives {
 namespace {
 
@@ -41,6 +45,20 @@ LaunchPlace read_launch_place(const EnvLookup& env) {
   }
   place.node = integer(env, "SLURM_NODEID");
   return place;
+}
+
+int rank_device(const EnvLookup& env, int local_rank, int devices) {
+  constexpr const char* variable = "NCCL_TESTS_DEVICE";
+  const std::optional<std::string> text = env(variable);
+  if (!text) return local_rank % devices;
+  const std::optional<int> first = integer(env, variable);
+  if (!first)
+    throw InputError(
+        fmt::format("{}={}: not a CUDA device index (a whole number from 0)", variable, *text));
+  if (*first >= devices)
+    throw InputError(fmt::format("{}={}: this rank sees {} CUDA device{} (0..{})", variable, *text,
+                                 devices, devices == 1 ? "" : "s", devices - 1));
+  return *first;
 }
 
 }  // namespace perfgate::collectives

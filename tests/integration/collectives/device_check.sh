@@ -64,6 +64,15 @@ versioned symmetric 2.27 "--local_register 2" "^# Registered buffers: symmetric 
 # collective checked.
 versioned cta_policy 2.27 "--cta_policy 1" "^# CTA policy: efficiency \(-x 1\) $" \
   --collective all -x 1 -b 1K -e 16M -f 16 -n 5 -w 2
+# NCCL_TESTS_DEVICE, as nccl-tests: the rank runs on the device it names (0 here), and one past
+# the last device is refused with one line before NCCL starts.
+NCCL_TESTS_DEVICE=0 run -b 1K -e 1M -f 32 -n 5 -w 2 >"$OUT/first_device.txt" 2>&1
+expect first_device 0 $? "device  0 \\[" "$CHECKED"
+NCCL_TESTS_DEVICE=4096 run -b 1K -e 1K -n 1 -w 0 >"$OUT/no_device.txt" 2>&1
+expect no_device 2 $? "^perfgate-collectives: rank 0: NCCL_TESTS_DEVICE=4096: this rank sees [0-9]+ CUDA devices? \\(0\\.\\.[0-9]+\\)$"
+# NCCL_TESTS_MIN_BW: no single GPU moves 1 PB/s, so the table fails (exit 1) and says so.
+NCCL_TESTS_MIN_BW=1e6 run -b 1M -e 16M -f 16 -n 5 -w 2 >"$OUT/min_busbw.txt" 2>&1
+expect min_busbw 1 $? "^# Avg bus bandwidth    : [0-9.e+-]+ FAILED$" "below 90% of NCCL_TESTS_MIN_BW=1e\\+06$"
 run --collective broadcast -b 1G -e 1G -n 20 -w 5 >"$OUT/bcast.txt" 2>&1
 expect bcast 0 $? "$CHECKED"
 run --mode overlap -e 256M --gemm-n 4096 -n 20 -w 5 --output "$OUT/overlap.json" >"$OUT/overlap.txt" 2>&1

@@ -20,4 +20,11 @@ EnvLookup process_environment();
 // order of preference for the local rank); values that are not integers are ignored.
 LaunchPlace read_launch_place(const EnvLookup& env);
 
+// The CUDA device this rank runs on (NCCL backend), of the `devices` it sees: nccl-tests'
+// NCCL_TESTS_DEVICE when set (the first device of a process, for launchers that start each rank
+// with its own device list or on a GPU the rank order does not give), else the local rank's,
+// wrapping over the devices. A value that is no whole number from 0, or names a device the rank
+// does not see, is an InputError naming the variable.
+int rank_device(const EnvLookup& env, int local_rank, int devices);
+
 }  // namespace perfgate::collectives
