@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,8 +53,10 @@ class Backend {
   virtual void refill() = 0;  // restores the inputs (an in-place operation overwrites them)
   virtual void launch() = 0;  // one operation; may return before it completes
   virtual void wait() = 0;    // every launched operation has completed
-  // Elements of this rank's receive buffer unlike the pattern's expected output.
-  virtual std::size_t count_wrong_output() = 0;
+  // This rank's output (its receive buffer, or what stands for it), a piece at a time in order:
+  // `visit(first, bytes)` with the bytes of elements first... (NCCL: copied to the host).
+  using OutputVisitor = std::function<void(std::size_t first, std::span<const std::byte> bytes)>;
+  virtual void read_output(const OutputVisitor& visit) = 0;
   // What this rank may allocate for one case's buffers (measured when the backend is made,
   // before any buffer).
   virtual MemoryShare memory_share() const = 0;

@@ -11,8 +11,15 @@ namespace perfgate::collectives {
 std::optional<std::string> buffers_do_not_fit(ModeContext& ctx, const CaseShape& shape,
                                               double other_bytes, MemoryShare share) {
   if (ctx.options.max_memory > 0) share.limit = double(ctx.options.max_memory);
-  const double bytes =
-      case_buffer_bytes(shape) + ctx.backend.group_buffer_bytes(shape) + other_bytes;
+  // --bitwise-repeats keeps a copy of the reference output on the host: part of the share when
+  // the share is the host's memory (MPI).
+  const double reference_bytes =
+      ctx.options.bitwise_repeats > 0 && ctx.backend.memory_device() == "Host"
+          ? double(buffer_counts(shape.collective, shape.count, shape.ranks).recv *
+                   type_size(shape.dtype))
+          : 0;
+  const double bytes = case_buffer_bytes(shape) + ctx.backend.group_buffer_bytes(shape) +
+                       reference_bytes + other_bytes;
   return agreed_memory_shortfall(ctx.comm, bytes, share);
 }
 

@@ -21,12 +21,14 @@ struct ModeContext {
   RunDocument& document;
 };
 
-// What a sweep's checks found, the same on every rank: wrong output elements, and tables whose
-// average bus bandwidth fell below NCCL_TESTS_MIN_BW's floor.
+// What a sweep's checks found, the same on every rank: wrong output elements, placements whose
+// repeated outputs differed from their reference (--bitwise-repeats), and tables whose average
+// bus bandwidth fell below NCCL_TESTS_MIN_BW's floor.
 struct SweepFailures {
   std::size_t wrong = 0;
+  std::size_t bitwise_mismatches = 0;
   std::size_t below_min_busbw = 0;
-  bool any() const { return wrong > 0 || below_min_busbw > 0; }
+  bool any() const { return wrong > 0 || bitwise_mismatches > 0 || below_min_busbw > 0; }
 };
 
 SweepFailures run_sweep(ModeContext& ctx);

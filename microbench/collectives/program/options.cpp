@@ -208,6 +208,9 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("-K,--per_iter_skip", o.per_iter_skip,
                  "sweep mode, with -I 1: the per-iteration statistics leave out each case's "
                  "first N iterations (the JSON's times_us keeps them)");
+  app.add_option("--bitwise-repeats", o.bitwise_repeats,
+                 "sweep mode: after the data check, one reference operation and N more on the "
+                 "same inputs, each output compared bit for bit with the reference's (#bitdiff)");
   // nccl-tests parses --memory and prints --memory_report in its usage: both are taken.
   app.add_option("-M,--memory,--memory_report", raw.memory_report,
                  "sweep mode: 1 reports after each table what the communicator's setup, the "
@@ -275,17 +278,23 @@ void check_bucket_range(const Options& o) {
       o.bucket_total, o.bucket_min, o.bucket_max, type_name(dtype)));
 }
 
-// -m, -z, -N, -C, -O, -S, -I, -K, -J and -M change how a sweep's timed loop launches its
-// operations or what its table shows (or writes); the other modes time loops of their own design (a
-// step of buckets, a loop beside a GEMM) and print tables of their own.
+// -m, -z, -N, -C, -O, -S, -I, -K, -J, -M and --bitwise-repeats change how a sweep's timed loop
+// launches its operations or what its table shows (or writes); the other modes time loops of their
+// own design (a step of buckets, a loop beside a GEMM) and print tables of their own.
 void check_sweep_only(const Options& o) {
   if (o.mode == Mode::sweep) return;
   const std::pair<bool, const char*> sweep_options[] = {
-      {o.agg_iters != 1, "--agg_iters"},         {o.blocking != 0, "--blocking"},
-      {o.run_cycles != 1, "--run_cycles"},       {o.report_cputime, "--report_cputime"},
-      {!o.out_of_place, "--out_of_place"},       {o.report_timestamps, "--report_timestamps"},
-      {o.per_iteration, "--per_iter_timing"},    {o.per_iter_skip != 0, "--per_iter_skip"},
-      {!o.json_output.empty(), "--output_file"}, {o.memory_report, "--memory"}};
+      {o.agg_iters != 1, "--agg_iters"},
+      {o.blocking != 0, "--blocking"},
+      {o.run_cycles != 1, "--run_cycles"},
+      {o.report_cputime, "--report_cputime"},
+      {!o.out_of_place, "--out_of_place"},
+      {o.report_timestamps, "--report_timestamps"},
+      {o.per_iteration, "--per_iter_timing"},
+      {o.per_iter_skip != 0, "--per_iter_skip"},
+      {!o.json_output.empty(), "--output_file"},
+      {o.memory_report, "--memory"},
+      {o.bitwise_repeats != 0, "--bitwise-repeats"}};
   for (const auto& [given, option] : sweep_options) {
     if (given)
       throw InputError(
@@ -387,6 +396,10 @@ void finish_options(Options& o, const RawOptions& raw) {
     throw InputError(fmt::format("--cta_policy {}: must be 0 (default), 1 (efficiency) or 2 (zero)",
                                  o.cta_policy));
   o.memory_report = switch_value(raw.memory_report, "--memory");
+  // Each repeat is one more operation and a comparison of its whole output on the host.
+  if (o.bitwise_repeats < 0 || o.bitwise_repeats > 1000)
+    throw InputError(
+        fmt::format("--bitwise-repeats {}: must be from 0 to 1000", o.bitwise_repeats));
   // Bounded: every buffer grows by it (at most 512 KiB, for 8-byte elements).
   if (o.unalign < 0 || o.unalign > 65536) throw InputError("--unalign: must be from 0 to 65536");
   if (o.stream_null && o.cuda_graph > 0)
@@ -446,6 +459,7 @@ nlohmann::json options_json(const Options& o) {
           {"stream_null", o.stream_null},
           {"cta_policy", o.cta_policy},
           {"memory_report", o.memory_report},
+          {"bitwise_repeats", o.bitwise_repeats},
           {"unalign", o.unalign},
           {"json_output", o.json_output},
           {"check", o.check},

@@ -61,6 +61,9 @@ struct Options {
   // setup, the operation buffers at their largest, and what the operations took beside them
   // (nccl-tests' memory_report; GPU memory on NCCL, the process's resident memory on MPI).
   bool memory_report = false;
+  // --bitwise-repeats N: after the data check, one reference operation and N more on the same
+  // inputs, each output compared bit for bit with the reference's (the newest nccl-tests' check).
+  int bitwise_repeats = 0;
   // -y 1: NCCL's operations run on the legacy default stream (nccl-tests' stream_null).
   bool stream_null = false;
   // -x N: NCCL's CTA policy for the communicator (nccl-tests' cta_policy: 0 default, 1

@@ -151,8 +151,11 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   m.in_place = in_place;
   ctx.document.set_current(m);
   prepare_watched(ctx.backend, ctx.watchdog, shape, in_place);
-  if (o.check > 0 && (!in_place || ctx.backend.in_place_defined(shape.collective)))
-    m.wrong = check_output(ctx.backend, ctx.comm, ctx.watchdog, o.check);
+  const bool output_defined = !in_place || ctx.backend.in_place_defined(shape.collective);
+  if (o.check > 0 && output_defined)
+    m.wrong = check_output(ctx.backend, ctx.comm, ctx.watchdog, shape, o.check);
+  if (o.bitwise_repeats > 0 && output_defined)
+    m.bitwise = check_repeatability(ctx.backend, ctx.comm, ctx.watchdog, shape, o.bitwise_repeats);
   warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
   const auto n = static_cast<std::size_t>(shape.ranks);
   std::vector<double> own_sum(n, 0), avg, lo, hi;
@@ -203,6 +206,7 @@ PlacementCells cells(const CaseMeasurement& m) {
   const double alg = algbw_gbps(m.bytes, mean(m.sample_us));
   const double shown = m.launch_us.empty() ? mean(m.sample_us) : mean(m.launch_us);
   PlacementCells c{shown, alg, alg * busbw_factor(m.shape.collective, m.shape.ranks), m.wrong};
+  c.bitwise = m.bitwise;
   if (!m.per_iteration.empty()) c.iterations = m.per_iteration.back();
   return c;
 }
@@ -306,6 +310,7 @@ TableHeader header_for(ModeContext& ctx, Collective c) {
   h.iteration_timing = ctx.backend.iteration_timing();
   h.per_iter_skip = ctx.options.per_iter_skip;
   h.timestamps = ctx.options.report_timestamps;
+  h.bitwise_repeats = ctx.options.bitwise_repeats;
   const RankDescription mine = ctx.backend.describe();
   const std::vector<std::string> lines = ctx.comm.gather(
       fmt::format("{}\t{}\t{}\t{}\t{}", mine.pid, mine.device, mine.bus_id, mine.host, mine.name));
@@ -356,6 +361,7 @@ namespace {
 // footer, and -J's rows (rank 0).
 struct TableTally {
   std::size_t wrong = 0;
+  std::size_t bitwise_mismatches = 0;  // rank 0: placements whose repeats differed
   double busbw_sum = 0;
   int busbw_count = 0;
   std::vector<std::string> notes;
@@ -373,6 +379,8 @@ void run_cases(ModeContext& ctx, const std::vector<SweepCase>& cases, TableTally
     for (std::size_t i = 0; i < cases.size(); ++i) {
       TableRow row = cases[i].row;
       row.out_of_place.measured = o.out_of_place;
+      std::string
+          mismatch_lines;  // --bitwise-repeats: after the row, one a placement that differed
       for (bool in_place : {false, true}) {
         if (!in_place && !o.out_of_place) continue;
         CaseMeasurement m = measure(ctx, cases[i].shape, row.bytes, in_place);
@@ -381,6 +389,10 @@ void run_cases(ModeContext& ctx, const std::vector<SweepCase>& cases, TableTally
         if (ctx.comm.rank() != 0) continue;
         const PlacementCells shown = cells(m);
         (in_place ? row.in_place : row.out_of_place) = shown;
+        if (m.bitwise && m.bitwise->any()) {
+          ++tally.bitwise_mismatches;
+          mismatch_lines += bitwise_detail_line(*m.bitwise, in_place);
+        }
         tally.busbw_sum += shown.busbw;
         ++tally.busbw_count;
         CaseMeasurement& all = gathered[i][in_place ? 1 : 0];
@@ -396,7 +408,8 @@ void run_cases(ModeContext& ctx, const std::vector<SweepCase>& cases, TableTally
         ctx.document.add(case_results(all, ctx.document.scale()));
       }
       if (o.report_timestamps) row.printed_at = local_time_now();
-      print_on_root(ctx.comm, format_table_row(row, o.per_iteration));
+      print_on_root(ctx.comm,
+                    format_table_row(row, o.per_iteration, o.bitwise_repeats > 0) + mismatch_lines);
       if (tally.json) tally.json->rows.push_back(row);
     }
   }
@@ -411,7 +424,7 @@ SweepFailures run_sweep(ModeContext& ctx) {
   const bool writes_json = !o.json_output.empty() && ctx.comm.rank() == 0;
   const NcclTestsJsonRun json_common = writes_json ? json_run(ctx) : NcclTestsJsonRun{};
   std::size_t wrong_everywhere = 0;
-  std::size_t tables_below = 0;  // rank 0's count
+  std::size_t tables_below = 0, bitwise_mismatches = 0;  // rank 0's counts
   for (Collective c : o.collectives) {
     const TableHeader header = header_for(ctx, c);
     TableTally tally;
@@ -438,7 +451,9 @@ SweepFailures run_sweep(ModeContext& ctx) {
     std::string tail;
     for (const std::string& note : tally.notes) tail += note;
     const double avg_busbw = tally.busbw_count ? tally.busbw_sum / tally.busbw_count : 0;
-    tail += format_table_footer(tally.wrong, avg_busbw, info(c).perf_name, min_busbw);
+    const std::optional<std::size_t> mismatches =
+        o.bitwise_repeats > 0 ? std::optional(tally.bitwise_mismatches) : std::nullopt;
+    tail += format_table_footer(tally.wrong, avg_busbw, info(c).perf_name, min_busbw, mismatches);
     if (tally.memory) tail += memory_report_line(ctx, c, tally.memory->report(ctx.comm));
     print_on_root(ctx.comm, tail);
     if (ctx.comm.rank() == 0 && below_min_busbw(ctx, c, avg_busbw, min_busbw)) ++tables_below;
@@ -446,12 +461,14 @@ SweepFailures run_sweep(ModeContext& ctx) {
       tally.json->wrong_total = tally.wrong;
       tally.json->avg_busbw = avg_busbw;
       tally.json->min_busbw = min_busbw;
+      tally.json->bitwise_mismatches = tally.bitwise_mismatches;
       tally.json->end_time = local_time_now();
       write_text_file_atomic(json_path, nccl_tests_json(*tally.json).dump(2) + "\n");
     }
     wrong_everywhere += tally.wrong;
+    bitwise_mismatches += tally.bitwise_mismatches;
   }
-  return {wrong_everywhere, ctx.comm.sum(tables_below)};
+  return {wrong_everywhere, ctx.comm.sum(bitwise_mismatches), ctx.comm.sum(tables_below)};
 }
 
 }  // namespace perfgate::collectives

@@ -1,5 +1,6 @@
 #include "timing.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -15,15 +16,46 @@ double micros(Clock::duration d) {
 }  // namespace
 
 std::size_t check_output(Backend& backend, const Communicator& comm, Watchdog& watchdog,
-                         int times) {
+                         const CaseShape& shape, int times) {
   std::size_t wrong = 0;
   for (int i = 0; i < times && wrong == 0; ++i) {
     backend.refill();
     backend.run_loop(1, [&] { watchdog.arm(); });
-    wrong = comm.sum(backend.count_wrong_output());  // the same on every rank: all stop together
+    std::size_t mine = 0;
+    backend.read_output([&](std::size_t first, std::span<const std::byte> bytes) {
+      mine += count_wrong_encoded(shape, comm.rank(), first, bytes);
+    });
+    wrong = comm.sum(mine);  // the same on every rank: all stop together
     watchdog.disarm();
   }
   return wrong;
+}
+
+BitwiseDifference check_repeatability(Backend& backend, const Communicator& comm,
+                                      Watchdog& watchdog, const CaseShape& shape, int repeats) {
+  const std::size_t element_bytes = type_size(shape.dtype);
+  std::vector<std::byte> reference;
+  BitwiseDifference mine;
+  for (int repeat = 0; repeat <= repeats; ++repeat) {
+    backend.refill();
+    backend.run_loop(1, [&] { watchdog.arm(); });
+    backend.read_output([&](std::size_t first, std::span<const std::byte> bytes) {
+      const std::size_t at = first * element_bytes;
+      if (repeat == 0) {
+        reference.resize(at + bytes.size());
+        std::copy(bytes.begin(), bytes.end(), reference.begin() + static_cast<std::ptrdiff_t>(at));
+      } else {
+        add_differences(std::span<const std::byte>(reference).subspan(at, bytes.size()), bytes,
+                        element_bytes, first, repeat, mine);
+      }
+    });
+  }
+  watchdog.disarm();
+  const std::vector<std::vector<double>> ranks = comm.gather(to_numbers(mine));
+  if (comm.rank() != 0) return mine;
+  std::vector<BitwiseDifference> per_rank;
+  for (const std::vector<double>& numbers : ranks) per_rank.push_back(from_numbers(numbers));
+  return combine_ranks(per_rank);
 }
 
 void prepare_watched(Backend& backend, Watchdog& watchdog, const CaseShape& shape, bool in_place) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "perfgate/collectives/bitwise_check.hpp"
 #include "perfgate/collectives/communicator.hpp"
 #include "perfgate/collectives/stragglers.hpp"
 #include "perfgate/collectives/watchdog.hpp"
@@ -18,9 +19,16 @@ struct Delay {
   double us = 0;
 };
 
-// Runs one operation on fresh inputs, up to `times` times (nccl-tests' -c), and returns the
-// wrong elements summed over all ranks of the first that had any (0: every one was right).
-std::size_t check_output(Backend& backend, const Communicator& comm, Watchdog& watchdog, int times);
+// Runs one operation of `shape` on fresh inputs, up to `times` times (nccl-tests' -c), and
+// returns the wrong elements summed over all ranks of the first that had any (0: every one was
+// right).
+std::size_t check_output(Backend& backend, const Communicator& comm, Watchdog& watchdog,
+                         const CaseShape& shape, int times);
+// --bitwise-repeats: one reference operation of `shape` on fresh inputs, then `repeats` more, each
+// output compared bit for bit with the reference's (a host copy of this rank's output). Every
+// rank's differences reach rank 0, which gets the run's (others: this rank's).
+BitwiseDifference check_repeatability(Backend& backend, const Communicator& comm,
+                                      Watchdog& watchdog, const CaseShape& shape, int repeats);
 void warm_up(Backend& backend, Watchdog& watchdog, int iters);
 // backend.prepare under the watchdog: registering buffers (-R 2) waits for every rank.
 void prepare_watched(Backend& backend, Watchdog& watchdog, const CaseShape& shape, bool in_place);

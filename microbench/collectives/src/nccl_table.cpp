@@ -4,20 +4,23 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/collectives/bitwise_check.hpp"
 #include "perfgate/collectives/min_busbw.hpp"
 
 namespace perfgate::collectives {
 namespace {
 
-// The characters of one placement's cells: time, algbw, busbw and #wrong, then the four
-// per-iteration cells when the table has them.
-constexpr std::size_t kPlacementWidth = 32, kPerIterationWidth = 36;
+// The characters of one placement's cells: time, algbw, busbw and #wrong, then #bitdiff and the
+// four per-iteration cells when the table has them.
+constexpr std::size_t kPlacementWidth = 32, kBitwiseWidth = 10, kPerIterationWidth = 36;
 
-std::string placement_cells(const PlacementCells& c, bool per_iteration) {
+std::string placement_cells(const PlacementCells& c, bool per_iteration, bool bitwise) {
   // Blank, as nccl-tests leaves the out-of-place cells under -O 0 (its readers, perfgate's
   // included, tell the placement by the column the values stand in).
   if (!c.measured)
-    return std::string(kPlacementWidth + (per_iteration ? kPerIterationWidth : 0), ' ');
+    return std::string(
+        kPlacementWidth + (bitwise ? kBitwiseWidth : 0) + (per_iteration ? kPerIterationWidth : 0),
+        ' ');
   // A count as nccl-tests prints it (%6g: 1e+06 and up in exponent form); unchecked, its "N/A"
   // stands one column left of the counts, as nccl-tests' does.
   const std::string wrong =
@@ -25,6 +28,8 @@ std::string placement_cells(const PlacementCells& c, bool per_iteration) {
   std::string out =
       fmt::format("  {}  {}  {}{}", format_time_us(c.time_us), format_table_number(c.algbw, 6),
                   format_table_number(c.busbw, 6), wrong);
+  if (bitwise)  // nccl-tests' %8g; "N/A" where the output was not compared
+    out += c.bitwise ? fmt::format("  {:8g}", static_cast<double>(c.bitwise->bits)) : "       N/A";
   if (per_iteration) {
     const IterationStats s = c.iterations ? c.iterations->stats : IterationStats{};
     for (double value : {s.min_us, s.max_us, s.p99_us, s.cv_pct})
@@ -53,6 +58,7 @@ std::string column_lines(const TableHeader& h) {
     columns.insert(
         columns.end(),
         {{time, "(us)", 7}, {"algbw", "(GB/s)", 6}, {"busbw", "(GB/s)", 6}, {"#wrong", "", 6}});
+    if (h.bitwise_repeats > 0) columns.push_back({"#bitdiff", "", 8});
     if (h.per_iteration)
       columns.insert(
           columns.end(),
@@ -124,6 +130,7 @@ std::string format_table_header(const TableHeader& h) {
                        h.per_iter_skip > 0
                            ? fmt::format("; summary skips first {} iterations", h.per_iter_skip)
                            : "");
+  if (h.bitwise_repeats > 0) out += bitwise_header_line(h.bitwise_repeats);
   out += "#\n# Using devices\n";
   for (const RankDescription& r : h.ranks) {
     out += fmt::format("#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [{}] {}\n", r.rank,
@@ -131,26 +138,41 @@ std::string format_table_header(const TableHeader& h) {
   }
   out += "#\n";
   out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}", "", "", "", "", "");
-  out += h.per_iteration ? "              out-of-place (+ per-iteration)                          "
-                           "      in-place (+ per-iteration)\n"
-                         : "           out-of-place                       in-place          \n";
+  // nccl-tests' four titles of the placement groups.
+  const bool bitwise = h.bitwise_repeats > 0;
+  if (h.per_iteration && bitwise)
+    out +=
+        "                   out-of-place (+ bitwise + per-iteration)                             "
+        "         in-place (+ bitwise + per-iteration)\n";
+  else if (h.per_iteration)
+    out +=
+        "              out-of-place (+ per-iteration)                                in-place (+ "
+        "per-iteration)\n";
+  else if (bitwise)
+    out +=
+        "               out-of-place + bitwise                           in-place + bitwise      "
+        "    \n";
+  else
+    out += "           out-of-place                       in-place          \n";
   out += column_lines(h);
   return out;
 }
 
-std::string format_table_row(const TableRow& row, bool per_iteration) {
+std::string format_table_row(const TableRow& row, bool per_iteration, bool bitwise) {
   std::string out = fmt::format("{:12d}  {:12d}  {:>8}  {:>6}  {:6d}", row.bytes, row.count,
                                 type_name(row.dtype), row.redop, row.root) +
-                    placement_cells(row.out_of_place, per_iteration) +
-                    placement_cells(row.in_place, per_iteration);
+                    placement_cells(row.out_of_place, per_iteration, bitwise) +
+                    placement_cells(row.in_place, per_iteration, bitwise);
   if (!row.printed_at.empty()) out += fmt::format("{:>21}", row.printed_at);
   return out + "\n";
 }
 
 std::string format_table_footer(std::size_t wrong_total, double avg_busbw, std::string_view program,
-                                std::optional<double> min_busbw) {
+                                std::optional<double> min_busbw,
+                                std::optional<std::size_t> bitwise_mismatches) {
   return fmt::format("# {:<20} : {} {}\n", "Out of bounds values", wrong_total,
                      wrong_total ? "FAILED" : "OK") +
+         (bitwise_mismatches ? bitwise_footer_line(*bitwise_mismatches) : "") +
          fmt::format("# {:<20} : {:g} {}\n", "Avg bus bandwidth", avg_busbw,
                      min_busbw_verdict(avg_busbw, min_busbw)) +
          "#\n" + fmt::format("# Collective test concluded: {}\n", program);

@@ -64,9 +64,21 @@ std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
     for (const IterationTimes& t : m.per_iteration)
       cycles.push_back(nlohmann::json(iteration_times_json(t, false)));
   }
-  if (m.wrong && *m.wrong > 0) {
+  if (m.bitwise) {
+    time.extra["bitdiff"] = m.bitwise->bits;
+    time.extra["bitwise"] = {
+        {"different_elements", m.bitwise->elements}, {"different_bits", m.bitwise->bits},
+        {"first_repeat", m.bitwise->first_repeat},   {"first_rank", m.bitwise->first_rank},
+        {"first_element", m.bitwise->first_element}, {"first_bit", m.bitwise->first_bit}};
+  }
+  std::vector<std::string> failures;
+  if (m.wrong && *m.wrong > 0) failures.push_back(fmt::format("{} wrong elements", *m.wrong));
+  if (m.bitwise && m.bitwise->any())
+    failures.push_back(fmt::format("{} bits that differed between repeated runs", m.bitwise->bits));
+  if (!failures.empty()) {
     time.status = ResultStatus::error;
-    time.message = fmt::format("data check: {} wrong elements", *m.wrong);
+    time.message =
+        "data check: " + failures.front() + (failures.size() > 1 ? " and " + failures.back() : "");
   }
   Result alg = make_result(case_key(m, "algbw"), "GB/s", Direction::higher_is_better,
                            bandwidths(m.sample_us, m.bytes, 1.0), scale, m.backend);
@@ -97,6 +109,18 @@ void absorb_cycle(CaseMeasurement& into, const CaseMeasurement& more) {
   into.sample_us.insert(into.sample_us.end(), more.sample_us.begin(), more.sample_us.end());
   into.launch_us.insert(into.launch_us.end(), more.launch_us.begin(), more.launch_us.end());
   if (more.wrong) into.wrong = into.wrong.value_or(0) + *more.wrong;
+  if (more.bitwise) {  // summed; the first difference is the earliest cycle's
+    BitwiseDifference& all = into.bitwise ? *into.bitwise : into.bitwise.emplace();
+    const bool had_first = all.first_repeat >= 0;
+    all.elements += more.bitwise->elements;
+    all.bits += more.bitwise->bits;
+    if (!had_first) {
+      all.first_repeat = more.bitwise->first_repeat;
+      all.first_rank = more.bitwise->first_rank;
+      all.first_element = more.bitwise->first_element;
+      all.first_bit = more.bitwise->first_bit;
+    }
+  }
   into.per_iteration.insert(into.per_iteration.end(), more.per_iteration.begin(),
                             more.per_iteration.end());
 }

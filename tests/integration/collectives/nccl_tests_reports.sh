@@ -2,8 +2,9 @@
 # The newest nccl-tests' reporting options under real mpirun processes: -I 1 (each iteration timed
 # on its own; a placement's row adds its iterations' min, max, p99 and variation, each
 # iteration's slowest rank's), -S 1 (a timestamp ends each row), -J (nccl-tests' JSON output)
-# and -y (NCCL's default stream, refused by the MPI backend), and the NCCL_TESTS_MIN_BW floor. The
-# tables and the JSON read back through perfgate's nccl-tests ingester.
+# -y (NCCL's default stream, refused by the MPI backend), --bitwise-repeats (each output compared
+# bit for bit across repeated runs) and the NCCL_TESTS_MIN_BW floor. The tables and the JSON read
+# back through perfgate's nccl-tests ingester.
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../lib.sh"
 source "$HERE/mpi_env.sh"
@@ -206,6 +207,48 @@ expect_in err "^perfgate-collectives: --output_file $WORK/missing/nt.json: the f
 [ ! -e "$WORK/missing.json" ] || fail "-J into a missing folder wrote a document"
 expect_exit 2 run_collectives 1 --backend mpi --mode buckets -J "$WORK/b.json"
 expect_in err '^perfgate-collectives: --output_file: applies to sweep mode only, not buckets$'
+
+# --- --bitwise-repeats 2 with -I 1 on 2 ranks, every collective: nccl-tests' header line, group
+# titles and #bitdiff column (0 everywhere: Open MPI's collectives are deterministic; a differing
+# output is covered by collectives_unit), the footer, the document and -J, and the ingester.
+expect_exit 0 run_collectives 2 --backend mpi --collective all -b 1K -e 4K -f 4 -n 2 -w 1 -I 1 \
+  --bitwise-repeats 2 -J "$WORK/bitwise.json" --output "$WORK/bitwise_doc.json"
+cp "$WORK/out" "$WORK/bitwise.txt"
+[ "$(grep -c '^# Bitwise Repeatability: 2 comparisons after one reference run $' "$WORK/bitwise.txt")" -eq 7 ] ||
+  { cat "$WORK/bitwise.txt"; fail "--bitwise-repeats 2: not one header line a table"; }
+expect_in bitwise.txt '^# {70}out-of-place \(\+ bitwise \+ per-iteration\) {38}in-place \(\+ bitwise \+ per-iteration\)$'
+expect_in bitwise.txt '  #wrong  #bitdiff    i_min    i_max    i_p99    i_cv%     time'
+[ "$(grep -c '^# Bitwise mismatches   : 0 OK$' "$WORK/bitwise.txt")" -eq 7 ] ||
+  { cat "$WORK/bitwise.txt"; fail "--bitwise-repeats 2: not one passing footer line a table"; }
+python3 - "$WORK/bitwise.txt" "$WORK/bitwise_doc.json" "$WORK/bitwise.json" <<'PY' || fail "--bitwise-repeats: table, document or JSON"
+import json, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+assert len(rows) == 7 * 2, len(rows)
+for r in rows:
+    assert len(r) == 5 + 2 * 9, r
+    for bitdiff in (r[9], r[18]):  # after each #wrong; N/A where the output is not defined
+        assert bitdiff in ("0", "N/A"), r
+doc = json.load(open(sys.argv[2]))["perfgate"]
+assert doc["run"]["metadata"]["collectives"]["options"]["bitwise_repeats"] == 2
+for x in doc["results"]:
+    if x["metric"] == "time":
+        assert x["extra"]["bitdiff"] == 0 and x["extra"]["bitwise"]["first_repeat"] == -1, x
+        assert x["status"] == "ok", x
+j = json.load(open(sys.argv[3]))
+assert j["config"]["bitwise_repeats"] == 2
+assert j["results"][0]["out_of_place"]["bitwise"]["repeats"] == 2
+assert j["bitwise_mismatches"] == {"count": 0, "okay": "true"}, j["bitwise_mismatches"]
+PY
+if ingest_or_skip --format nccl-tests "$WORK/bitwise.txt"; then
+  sqlite3 "$WORK/store.db" "SELECT metadata FROM runs ORDER BY rowid DESC LIMIT 1" >"$WORK/meta"
+  expect_in meta '"bitwise_repeats":2'
+  expect_in meta '"bitwise_mismatches":"0 OK"'
+  ingest_or_skip "$WORK/bitwise.json"
+fi
+expect_exit 2 run_collectives 1 --backend mpi --bitwise-repeats 1001
+expect_in err '^perfgate-collectives: --bitwise-repeats 1001: must be from 0 to 1000$'
+expect_exit 2 run_collectives 1 --backend mpi --mode buckets --bitwise-repeats 1
+expect_in err '^perfgate-collectives: --bitwise-repeats: applies to sweep mode only, not buckets$'
 
 # --- NCCL_TESTS_MIN_BW, nccl-tests' floor on a table's average bus bandwidth: a floor no run can
 # miss passes (OK); one no run can reach fails each table (FAILED in its footer, a line on the

@@ -14,6 +14,7 @@ perfgate_unit_test(collectives_unit
     unit/collectives/nccl_tests_json_test.cpp
     unit/collectives/memory_report_test.cpp
     unit/collectives/min_busbw_test.cpp
+    unit/collectives/bitwise_check_test.cpp
   LIBS perfgate_mb_collectives)
 add_test(NAME collectives_narrow_reduce_bench_smoke
   COMMAND perfgate_narrow_reduce_bench --benchmark_min_time=0.01 --benchmark_filter=/1/0$)

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "perfgate/collectives/bitwise_check.hpp"
 #include "perfgate/collectives/datatype.hpp"
 #include "perfgate/collectives/iteration_stats.hpp"
 #include "perfgate/collectives/size_sweep.hpp"
@@ -43,12 +44,17 @@ struct TableHeader {
   std::string iteration_timing;
   int per_iter_skip = 0;    // -K: the line ends "; summary skips first N iterations
   bool timestamps = false;  // -S 1: a last column, "timestamp"
+  // --bitwise-repeats N: a "# Bitwise Repeatability:" line, and #bitdiff after each #wrong.
+  int bitwise_repeats = 0;
   std::vector<RankDescription> ranks;
 };
 
 struct PlacementCells {
   double time_us = 0, algbw = 0, busbw = 0;
   std::optional<std::size_t> wrong;  // nullopt: not checked ("N/A")
+  // --bitwise-repeats: how the repeats' outputs differed from the reference's (#bitdiff: its
+  // bits; "N/A" where the output was not compared).
+  std::optional<BitwiseDifference> bitwise{};
   bool measured = true;  // false: the cells are blank (nccl-tests' -O 0 out-of-place cells)
   std::optional<IterationTimes> iterations{};  // -I 1: the four per-iteration cells' source
 };
@@ -69,10 +75,13 @@ std::string format_table_number(double value, int width);
 std::string format_time_us(double us);
 std::string format_table_header(const TableHeader& header);
 // `per_iteration`: the header's (-I 1); a placement without its statistics prints zeros.
-std::string format_table_row(const TableRow& row, bool per_iteration = false);
+// `bitwise`: the header's (--bitwise-repeats), a #bitdiff cell after each #wrong.
+std::string format_table_row(const TableRow& row, bool per_iteration = false, bool bitwise = false);
 // "# Out of bounds values : N OK|FAILED", "# Avg bus bandwidth    : X", "# Collective test
-// concluded: ..."; the average followed by OK or FAILED under a floor (NCCL_TESTS_MIN_BW).
+// concluded: ..."; the average followed by OK or FAILED under a floor (NCCL_TESTS_MIN_BW), and
+// with `bitwise_mismatches` (--bitwise-repeats) "# Bitwise mismatches   : N OK|FAILED" before it.
 std::string format_table_footer(std::size_t wrong_total, double avg_busbw, std::string_view program,
-                                std::optional<double> min_busbw = std::nullopt);
+                                std::optional<double> min_busbw = std::nullopt,
+                                std::optional<std::size_t> bitwise_mismatches = std::nullopt);
 
 }  // namespace perfgate::collectives

@@ -21,7 +21,8 @@ struct NcclTestsJsonRun {
   std::optional<long> nccl_version;  // NCCL's version code; none (null) on the MPI backend
   std::string start_time, end_time;  // "2026-12-03 14:05:09", local time
   std::vector<TableRow> rows;
-  std::size_t wrong_total = 0;  // the footer's out-of-bounds count
+  std::size_t wrong_total = 0;         // the footer's out-of-bounds count
+  std::size_t bitwise_mismatches = 0;  // --bitwise-repeats: the placements that differed
   double avg_busbw = 0;
   std::optional<double> min_busbw;  // NCCL_TESTS_MIN_BW, which the average is checked against
 };

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/collectives/bitwise_check.hpp"
 #include "perfgate/collectives/data_pattern.hpp"
 #include "perfgate/collectives/iteration_stats.hpp"
 #include "perfgate/core/model.hpp"
@@ -23,6 +24,9 @@ struct CaseMeasurement {
   std::vector<double> per_rank_us;            // own time per rank, mean over repetitions
   double avg_us = 0, min_us = 0, max_us = 0;  // across ranks, mean over repetitions
   std::optional<std::size_t> wrong;           // nullopt when not checked
+  // --bitwise-repeats: how the repeated outputs differed from the reference's (all ranks, on
+  // rank 0); nullopt when not compared.
+  std::optional<BitwiseDifference> bitwise;
   std::vector<int> stragglers;
   // -I 1: per cycle (-N), its iterations on every rank and their statistics, each iteration's
   // slowest rank's.
@@ -34,7 +38,7 @@ SeriesKey case_key(const CaseMeasurement& m, const std::string& metric);
 // fourth, cputime (us), when the launch time was taken (-C).
 std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale);
 // The same case measured again in a later cycle (-N): its samples join `into`'s, and the
-// per-rank and across-rank means and the wrong count cover every cycle.
+// per-rank and across-rank means and the wrong and differing-bit counts cover every cycle.
 void absorb_cycle(CaseMeasurement& into, const CaseMeasurement& more);
 
 // A case that never completed: status timeout, message naming collective, size and rank.
