@@ -148,9 +148,42 @@ struct Layout {
 };
 
 struct RankLine {
+  std::string rank;   // its world rank, as printed without leading zeros
+  std::string group;  // its group (the split's color), as rank; empty in logs without the column
   std::string host, model;
   bool gpu;  // perfgate-collectives' MPI backend prints "[cpu]" where nccl-tests prints a bus id
 };
+
+// A number of the log as printed, less its leading zeros ("007" and "7" are one rank).
+std::string without_leading_zeros(const std::string& digits) {
+  const auto first = digits.find_first_not_of('0');
+  return first == std::string::npos ? "0" : digits.substr(first);
+}
+
+// How NCCL_TESTS_SPLIT or NCCL_TESTS_SPLIT_MASK split the ranks into groups, each running its
+// own communicator: the number of groups, and the ranks of rank 0's group (the first rank
+// line's when none is rank 0's), the n of nccl-tests' bus factors. Logs without the Group
+// column are one group of every rank.
+struct Split {
+  std::size_t groups = 0;
+  std::size_t group_ranks = 0;
+  bool unequal = false;  // groups of different sizes (nccl-tests allows them)
+};
+
+Split split_of(const std::vector<RankLine>& ranks) {
+  Split split;
+  if (ranks.empty()) return split;
+  std::map<std::string, std::size_t> sizes;
+  for (const RankLine& r : ranks) ++sizes[r.group];
+  const auto zero =
+      std::find_if(ranks.begin(), ranks.end(), [](const RankLine& r) { return r.rank == "0"; });
+  const std::string& reference = (zero != ranks.end() ? *zero : ranks.front()).group;
+  split.groups = sizes.size();
+  split.group_ranks = sizes.at(reference);
+  split.unequal = std::any_of(sizes.begin(), sizes.end(),
+                              [&](const auto& s) { return s.second != split.group_ranks; });
+  return split;
+}
 
 class LogParser {
  public:
@@ -168,6 +201,7 @@ class LogParser {
       throw InputError(source_ +
                        ": no nccl-tests result table (no '# size count type ...' header)");
     if (run_.results.empty()) throw InputError(source_ + ": the nccl-tests table has no rows");
+    finish_split();
     finish_fingerprint();
     return std::move(run_);
   }
@@ -201,7 +235,9 @@ class LogParser {
     } else if (line.rfind("# CTA policy:", 0) == 0) {
       cta_policy_ = read_option_value(line, "CTA policy", 'x');
     } else if (bounded_regex_match(line, m, rank_re)) {
-      ranks_.push_back({m[4], m[7], m[6] != "cpu"});
+      ranks_.push_back({without_leading_zeros(m[1]),
+                        m[2].matched ? without_leading_zeros(m[2]) : std::string(), m[4], m[7],
+                        m[6] != "cpu"});
     } else if (line.rfind("# Avg bus bandwidth", 0) == 0) {
       read_avg_busbw(line);
     } else if (is_memory_usage_line(line)) {  // -M 1, after each table
@@ -369,8 +405,9 @@ class LogParser {
 
   // The table prints bandwidths with two decimals, so small sizes read 0.00: below the table's
   // resolution, not zero. The time column keeps its digits; recompute with nccl-tests' own
-  // formulas (algbw = bytes / time, busbw = algbw x the bus factor). None when the rank count or
-  // the operation's bus factor is unknown (the 0 stays).
+  // formulas (algbw = bytes / time, busbw = algbw x the bus factor of the ranks of rank 0's
+  // group, all ranks when the run was not split). None when the rank count or the operation's
+  // bus factor is unknown (the 0 stays).
   std::optional<double> derive_from_time(const std::string& metric, const std::string& op,
                                          const Params& params, double time_us) const {
     const auto bytes = params.find("bytes");
@@ -378,8 +415,9 @@ class LogParser {
     if (time_us <= 0 || !bytes_value) return std::nullopt;
     double value = *bytes_value / (time_us * 1e3);  // GB/s
     if (metric == "busbw") {
-      const auto factor = bus_bandwidth_factor(op, static_cast<int>(ranks_.size()));
-      if (ranks_.empty() || !factor) return std::nullopt;
+      const std::size_t group_ranks = split_of(ranks_).group_ranks;
+      const auto factor = bus_bandwidth_factor(op, static_cast<int>(group_ranks));
+      if (group_ranks == 0 || !factor) return std::nullopt;
       value *= *factor;
     }
     return value;
@@ -553,6 +591,20 @@ class LogParser {
     const int code = (major <= 2 && minor <= 8) ? major * 1000 + minor * 100 + patch
                                                 : major * 10000 + minor * 100 + patch;
     fp.comparable["nccl.version"] = std::to_string(code);
+  }
+
+  // A split run (NCCL_TESTS_SPLIT, NCCL_TESTS_SPLIT_MASK) measured G groups side by side, not
+  // one communicator of all ranks: its series carry "groups", as perfgate-collectives names a
+  // split run's, so they never compare with an unsplit run on the same ranks. One group adds
+  // nothing.
+  void finish_split() {
+    const Split split = split_of(ranks_);
+    if (split.groups < 2) return;
+    const std::string groups = std::to_string(split.groups);
+    for (Result& r : run_.results) r.key.params["groups"] = groups;
+    nlohmann::json& meta = run_.metadata["nccl_tests"]["split"];
+    meta = {{"groups", split.groups}, {"group_ranks", split.group_ranks}};
+    if (split.unequal) meta["unequal_groups"] = true;
   }
 
   void finish_fingerprint() {

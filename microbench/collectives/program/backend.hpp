@@ -103,11 +103,13 @@ class Backend {
   virtual void wait_compute() = 0;
 };
 
+// `world`: every rank of the job (memory shares, device lines); `peers`: the ranks the operations
+// run with, the world's or this rank's NCCL_TESTS_SPLIT group (the data pattern's rank and count).
 // `group`: the most operations one launch_group() starts (-m), for which buffers are made.
 // `unalign` (-u): elements every operation buffer starts past its aligned allocation.
-// `setup_bytes`: what MPI's initialisation and `comm`'s making took of the resident memory.
-std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group, int unalign,
-                                          std::int64_t setup_bytes);
+// `setup_bytes`: what MPI's initialisation and `world`'s making took of the resident memory.
+std::unique_ptr<Backend> make_mpi_backend(const Communicator& world, const Communicator& peers,
+                                          int group, int unalign, std::int64_t setup_bytes);
 #ifdef PERFGATE_HAVE_NCCL
 // This rank's CUDA device count, agreed over all ranks before NCCL's bootstrap so that no rank
 // is left waiting: 0 on every rank when some rank has none, or with `required` NoDeviceError
@@ -124,10 +126,11 @@ struct NcclLaunch {
   int unalign = 0;      // -u: elements each buffer starts past its allocation
   int cta_policy = -1;  // -x: the communicator's CTA policy (-1: NCCL's own)
 };
-// `devices`: agreed_nccl_devices' count (> 0). A registration the NCCL library cannot make is an
-// InputError naming -R.
-std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int devices,
-                                           const NcclLaunch& launch);
+// `devices`: agreed_nccl_devices' count (> 0); `world` and `peers` as for the MPI backend (the
+// NCCL communicator holds `peers`). A registration the NCCL library cannot make is an InputError
+// naming -R.
+std::unique_ptr<Backend> make_nccl_backend(const Communicator& world, const Communicator& peers,
+                                           int devices, const NcclLaunch& launch);
 #endif
 
 }  // namespace perfgate::collectives

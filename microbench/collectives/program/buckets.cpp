@@ -22,7 +22,7 @@ void run_buckets(ModeContext& ctx) {
     // The volume is rounded down to whole buckets (exact for the usual powers of two).
     const int buckets = static_cast<int>(o.bucket_total / bucket);
     CaseShape shape{Collective::all_reduce, dtype,           ReduceOp::sum, 0,
-                    ctx.comm.size(),        bucket / element};
+                    ctx.group.size(),       bucket / element};
     if (const std::optional<std::string> why = case_refused(ctx, shape)) {
       skipped += fmt::format("# Skipped: bucket {} B: {}\n", bucket, *why);
       if (smallest_refused.empty()) smallest_refused = fmt::format("{} B: {}", bucket, *why);
@@ -41,7 +41,7 @@ void run_buckets(ModeContext& ctx) {
     warm_up(ctx.backend, ctx.watchdog, std::min(buckets, std::max(o.warmup_iters, 1)));
     BucketMeasurement m{
         ctx.backend.name(), dtype, bucket * static_cast<std::size_t>(buckets), bucket, {},
-        ctx.comm.size(),    false};
+        ctx.group.size(),   false};
     for (int rep = 0; rep < o.repetitions; ++rep) {
       const RankTiming mine =
           timed_loop(ctx.backend, ctx.comm, ctx.watchdog, {buckets, 1}, {o.delay_rank, o.delay_us});
@@ -60,7 +60,7 @@ void run_buckets(ModeContext& ctx) {
   });
   best->best = true;
   std::string text = fmt::format("# Gradient buckets: all_reduce of {} B of {} over {} ranks\n",
-                                 o.bucket_total, type_name(dtype), ctx.comm.size());
+                                 o.bucket_total, type_name(dtype), ctx.group.size());
   text +=
       fmt::format("# {:>12}  {:>8}  {:>12}  {:>8}\n", "bucket(B)", "buckets", "step(us)", "busbw");
   for (const BucketMeasurement& m : rows) {

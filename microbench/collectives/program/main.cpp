@@ -23,6 +23,7 @@
 #include "perfgate/collectives/watchdog.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
+#include "rank_split.hpp"
 #include "run_document.hpp"
 
 namespace pc = perfgate::collectives;
@@ -33,7 +34,9 @@ namespace {
 constexpr int kCheckFailed = perfgate::exit_code::regression;
 
 // `mpi_setup_bytes`: what MPI's initialisation and the communicator took of the resident memory.
+// `group`: the ranks the operations run with (`comm`'s, unless NCCL_TESTS_SPLIT splits them).
 std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Communicator& comm,
+                                            const pc::Communicator& group,
                                             std::int64_t mpi_setup_bytes) {
 #ifdef PERFGATE_HAVE_NCCL
   // auto: NCCL only when every rank sees a device (agreed, so all ranks pick the same backend).
@@ -41,7 +44,8 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
     const int devices = pc::agreed_nccl_devices(comm, o.backend == "nccl");
     if (devices > 0)
       return pc::make_nccl_backend(
-          comm, devices, {o.cuda_graph, o.local_register, o.stream_null, o.unalign, o.cta_policy});
+          comm, group, devices,
+          {o.cuda_graph, o.local_register, o.stream_null, o.unalign, o.cta_policy});
   }
 #else
   if (o.backend == "nccl")
@@ -58,7 +62,7 @@ std::unique_ptr<pc::Backend> choose_backend(const pc::Options& o, const pc::Comm
         "--cta_policy {}: the MPI backend has no CTAs (NCCL's communicators only)", o.cta_policy));
   if (o.stream_null)  // a table of "-y 1" must have run on the default stream
     throw perfgate::InputError("--stream_null 1: the MPI backend has no CUDA streams (0 only)");
-  return pc::make_mpi_backend(comm, o.agg_iters, o.unalign, mpi_setup_bytes);
+  return pc::make_mpi_backend(comm, group, o.agg_iters, o.unalign, mpi_setup_bytes);
 }
 
 // Runs on the watchdog thread: record the case, end communication, leave with a distinct code.
@@ -114,9 +118,11 @@ int run(int argc, char** argv, const pc::Communicator& comm, std::int64_t mpi_se
   }
   pc::finish_options(options, raw);
   options.command_line.assign(argv, argv + argc);
-  if (!options.all_roots && (options.root < 0 || options.root >= comm.size())) {
-    throw perfgate::InputError(
-        fmt::format("--root: {} is not a rank (0..{})", options.root, comm.size() - 1));
+  const pc::RankSplit split = pc::split_ranks(comm);
+  const pc::Communicator& group = split.group ? *split.group : comm;
+  if (!options.all_roots && (options.root < 0 || options.root >= group.size())) {
+    throw perfgate::InputError(fmt::format("--root: {} is not a rank{} (0..{})", options.root,
+                                           split.group ? " of a group" : "", group.size() - 1));
   }
 
   // The watchdog covers the communicator's setup too (ncclCommInitRank waits for every rank).
@@ -125,12 +131,13 @@ int run(int argc, char** argv, const pc::Communicator& comm, std::int64_t mpi_se
   pc::Watchdog watchdog(options.timeout_s,
                         [&] { on_timeout(backend_seen, comm, document_seen, options); });
   watchdog.arm();
-  std::unique_ptr<pc::Backend> backend = choose_backend(options, comm, mpi_setup_bytes);
+  std::unique_ptr<pc::Backend> backend = choose_backend(options, comm, group, mpi_setup_bytes);
   backend_seen = backend.get();
   const pc::RankDescription me = backend->describe();
   pc::RunDocument document(options, backend->name(), pc::collect_places(comm, me.device),
                            backend->name() == "nccl", comm.rank() == 0,
                            backend->fingerprint_keys());
+  if (split.groups > 1) document.set_split(*split.rule, split.groups, group.size());
   document_seen = &document;
   watchdog.disarm();
   // Declared after the backend and the document, so destroyed before them, also on an error.
@@ -138,7 +145,7 @@ int run(int argc, char** argv, const pc::Communicator& comm, std::int64_t mpi_se
     pc::Watchdog& watchdog;
     ~StopWatchFirst() { watchdog.stop(); }
   } stop_watch_first{watchdog};
-  pc::ModeContext ctx{options, *backend, comm, watchdog, document};
+  pc::ModeContext ctx{options, *backend, comm, group, split, watchdog, document};
 
   pc::SweepFailures failures;
   switch (options.mode) {

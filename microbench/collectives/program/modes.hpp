@@ -9,6 +9,7 @@
 #include "options.hpp"
 #include "perfgate/collectives/communicator.hpp"
 #include "perfgate/collectives/watchdog.hpp"
+#include "rank_split.hpp"
 #include "run_document.hpp"
 
 namespace perfgate::collectives {
@@ -16,7 +17,9 @@ namespace perfgate::collectives {
 struct ModeContext {
   const Options& options;
   Backend& backend;
-  const Communicator& comm;
+  const Communicator& comm;   // every rank of the job: times, checks, tables, documents
+  const Communicator& group;  // the ranks this rank's operations run with (NCCL_TESTS_SPLIT)
+  const RankSplit& split;
   Watchdog& watchdog;
   RunDocument& document;
 };

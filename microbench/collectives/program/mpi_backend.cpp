@@ -49,9 +49,11 @@ std::int64_t mapped_bytes(const PageAlignedVector<std::byte>& buffer) {
 
 class MpiBackend final : public Backend {
  public:
-  MpiBackend(const Communicator& comm, int group, int unalign, std::int64_t setup_bytes)
-      : comm_(comm),
-        share_(host_memory_share(comm.comm())),
+  MpiBackend(const Communicator& world, const Communicator& peers, int group, int unalign,
+             std::int64_t setup_bytes)
+      : comm_(peers),
+        world_rank_(world.rank()),
+        share_(host_memory_share(world.comm())),
         group_(group),
         unalign_(unalign),
         setup_bytes_(setup_bytes) {
@@ -66,7 +68,7 @@ class MpiBackend final : public Backend {
   }
 
   RankDescription describe() const override {
-    return {comm_.rank(), static_cast<int>(::getpid()), comm_.host(), comm_.local_rank(), "cpu",
+    return {world_rank_, static_cast<int>(::getpid()), comm_.host(), comm_.local_rank(), "cpu",
             "MPI on CPU"};
   }
 
@@ -305,7 +307,8 @@ class MpiBackend final : public Backend {
     });
   }
 
-  const Communicator& comm_;
+  const Communicator& comm_;  // the operations' ranks: the job's, or this rank's split group
+  const int world_rank_;
   MemoryShare share_;
   const int group_;
   const int unalign_;  // -u: elements each buffer starts past its aligned allocation
@@ -326,9 +329,9 @@ class MpiBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_mpi_backend(const Communicator& comm, int group, int unalign,
-                                          std::int64_t setup_bytes) {
-  return std::make_unique<MpiBackend>(comm, group, unalign, setup_bytes);
+std::unique_ptr<Backend> make_mpi_backend(const Communicator& world, const Communicator& peers,
+                                          int group, int unalign, std::int64_t setup_bytes) {
+  return std::make_unique<MpiBackend>(world, peers, group, unalign, setup_bytes);
 }
 
 }  // namespace perfgate::collectives

@@ -120,9 +120,11 @@ struct DeviceBuffer {
 
 class NcclBackend final : public Backend {
  public:
-  // `device`: this rank's CUDA device.
-  NcclBackend(const Communicator& comm, int device, const NcclLaunch& launch)
-      : comm_(comm),
+  // `device`: this rank's CUDA device; `peers`: the ranks of the NCCL communicator.
+  NcclBackend(const Communicator& world, const Communicator& peers, int device,
+              const NcclLaunch& launch)
+      : comm_(peers),
+        world_rank_(world.rank()),
         graph_launches_(launch.graph_launches),
         unalign_(launch.unalign),
         send_(static_cast<Registration>(launch.local_register)),
@@ -133,9 +135,9 @@ class NcclBackend final : public Backend {
     // nccl-tests' -M Initialization: what the communicator and the streams took of the device.
     const std::int64_t in_use_before_setup = memory_in_use();
     ncclUniqueId id{};
-    if (comm.rank() == 0) PG_CHECK(ncclGetUniqueId(&id));
-    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm.comm());
-    nccl_ = make_communicator(comm.size(), id, comm.rank(), launch.cta_policy);
+    if (peers.rank() == 0) PG_CHECK(ncclGetUniqueId(&id));
+    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, peers.comm());
+    nccl_ = make_communicator(peers.size(), id, peers.rank(), launch.cta_policy);
     // -y 1, as nccl-tests' stream_null: the legacy default stream, which waits for (and makes
     // wait) every blocking stream of the device.
     if (!launch.stream_null) PG_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -145,8 +147,8 @@ class NcclBackend final : public Backend {
     // (by local rank, or as NCCL_TESTS_DEVICE put them).
     std::size_t free = 0, total = 0;
     PG_CHECK(cudaMemGetInfo(&free, &total));
-    const std::string place = fmt::format("{}\t{}", comm.host(), device_);
-    const std::vector<std::string> places = comm.all_gather(place);
+    const std::string place = fmt::format("{}\t{}", world.host(), device_);
+    const std::vector<std::string> places = world.all_gather(place);
     share_ = {fmt::format("GPU {} memory", device_),
               double(free),
               static_cast<int>(std::count(places.begin(), places.end(), place)),
@@ -205,7 +207,7 @@ class NcclBackend final : public Backend {
   }
 
   RankDescription describe() const override {
-    return {comm_.rank(),
+    return {world_rank_,
             static_cast<int>(::getpid()),
             comm_.host(),
             device_,
@@ -497,7 +499,9 @@ class NcclBackend final : public Backend {
     graph_plan_ = {0, 0};
   }
 
-  const Communicator& comm_;
+  const Communicator&
+      comm_;  // the NCCL communicator's ranks: the job's, or this rank's split group
+  const int world_rank_;
   int graph_launches_;
   int unalign_;
   std::int64_t setup_memory_ = 0;
@@ -538,8 +542,8 @@ int agreed_nccl_devices(const Communicator& comm, bool required) {
                   missing_ranks, comm.size(), comm.rank(), comm.host(), why));
 }
 
-std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int devices,
-                                           const NcclLaunch& launch) {
+std::unique_ptr<Backend> make_nccl_backend(const Communicator& world, const Communicator& peers,
+                                           int devices, const NcclLaunch& launch) {
   const auto registration = static_cast<Registration>(launch.local_register);
   if (const auto why = registration_unavailable(registration))
     throw InputError(fmt::format("--local_register {}: {}", launch.local_register, *why));
@@ -550,13 +554,13 @@ std::unique_ptr<Backend> make_nccl_backend(const Communicator& comm, int devices
   int device = 0;
   std::optional<std::string> why;
   try {
-    device = rank_device(process_environment(), comm.local_rank(), devices);
+    device = rank_device(process_environment(), world.local_rank(), devices);
   } catch (const InputError& e) {
     why = e.what();
   }
-  if (const std::optional<RankReason> reason = comm.first_reason(why))
+  if (const std::optional<RankReason> reason = world.first_reason(why))
     throw InputError(fmt::format("rank {}: {}", reason->rank, reason->reason));
-  return std::make_unique<NcclBackend>(comm, device, launch);
+  return std::make_unique<NcclBackend>(world, peers, device, launch);
 }
 
 }  // namespace perfgate::collectives

@@ -37,7 +37,7 @@ double compute_us(Backend& backend, int repeats) {
 void run_overlap(ModeContext& ctx) {
   const Options& o = ctx.options;
   const DataType dtype = o.datatypes.front();
-  CaseShape shape{Collective::all_reduce,        dtype, ReduceOp::sum, 0, ctx.comm.size(),
+  CaseShape shape{Collective::all_reduce,        dtype, ReduceOp::sum, 0, ctx.group.size(),
                   o.max_bytes / type_size(dtype)};
   const double gemm_bytes = 3.0 * o.gemm_n * o.gemm_n * sizeof(float);  // A, B and C
   if (const std::optional<std::string> why = case_refused(ctx, shape, gemm_bytes))

@@ -17,9 +17,12 @@ namespace perfgate::collectives {
 
 void run_reference(ModeContext& ctx) {
   const Options& o = ctx.options;
-  const int n = ctx.comm.size();
+  const int n = ctx.group.size();
+  const MPI_Comm peers = ctx.group.comm();  // each NCCL_TESTS_SPLIT group runs its own loop
   const MemoryShare host = host_memory_share(ctx.comm.comm());  // whatever the backend's memory
-  std::string text = fmt::format("# Reference: plain MPI_Allreduce loop, float sum, {} ranks\n", n);
+  std::string text = fmt::format(
+      "# Reference: plain MPI_Allreduce loop, float sum, {} ranks{}\n", n,
+      ctx.split.groups > 1 ? fmt::format(" in each of {} groups", ctx.split.groups) : "");
   text += fmt::format("# {:>10}  {:>12}  {:>7}  {:>6}  {:>6}\n", "size", "count", "time", "algbw",
                       "busbw");
   for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.steps)) {
@@ -41,17 +44,17 @@ void run_reference(ModeContext& ctx) {
     PageAlignedVector<float> send(count, 1.0f), recv(count, 0.0f);  // placed as the harness's
     const int c = static_cast<int>(count);
     for (int i = 0; i < o.warmup_iters; ++i)
-      MPI_Allreduce(send.data(), recv.data(), c, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+      MPI_Allreduce(send.data(), recv.data(), c, MPI_FLOAT, MPI_SUM, peers);
     ReferenceMeasurement m{count * sizeof(float), n, {}};
     for (int rep = 0; rep < o.repetitions; ++rep) {
       MPI_Barrier(MPI_COMM_WORLD);
       const double start = MPI_Wtime();
       for (int i = 0; i < o.iters; ++i)
-        MPI_Allreduce(send.data(), recv.data(), c, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(send.data(), recv.data(), c, MPI_FLOAT, MPI_SUM, peers);
       const double per_op_us = (MPI_Wtime() - start) * 1e6 / o.iters;
       double sum = 0;
       MPI_Allreduce(&per_op_us, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-      m.sample_us.push_back(sum / n);  // average across ranks, as nccl-tests
+      m.sample_us.push_back(sum / ctx.comm.size());  // average across all ranks, as nccl-tests
     }
     const double t = summarize(m.sample_us).mean;
     const double alg = algbw_gbps(m.bytes, t);

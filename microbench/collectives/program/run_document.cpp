@@ -90,9 +90,25 @@ RunDocument::RunDocument(const Options& options, const std::string& backend,
                {"timeouts", nlohmann::json::array()}};
 }
 
+void RunDocument::set_split(const SplitRule& rule, int groups, int group_ranks) {
+  std::lock_guard lock(mutex_);
+  groups_ = groups;
+  metadata_["split"] = {
+      {"setting", rule.setting}, {"groups", groups}, {"group_ranks", group_ranks}};
+  for (nlohmann::json& rank : metadata_["ranks"])
+    rank["group"] = rule.color(rank["rank"].get<int>());
+}
+
+void RunDocument::mark_groups(Result& r) const {
+  if (groups_ > 1) r.key.params["groups"] = std::to_string(groups_);
+}
+
 void RunDocument::add(std::vector<Result> results) {
   std::lock_guard lock(mutex_);
-  for (Result& r : results) run_.results.push_back(std::move(r));
+  for (Result& r : results) {
+    mark_groups(r);
+    run_.results.push_back(std::move(r));
+  }
 }
 
 void RunDocument::add_to_list(const std::string& list, nlohmann::json entry) {
@@ -131,6 +147,7 @@ void RunDocument::write_timeout(const std::string& path, int rank, const std::st
     std::lock_guard lock(mutex_);
     if (current_) {
       run_.results.push_back(timeout_result(*current_, scale_, rank, host, timeout_s));
+      mark_groups(run_.results.back());
       metadata_["timeouts"].push_back({{"collective", info(current_->shape.collective).name},
                                        {"bytes", current_->bytes},
                                        {"in_place", current_->in_place},

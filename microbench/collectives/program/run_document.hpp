@@ -10,6 +10,7 @@
 
 #include "options.hpp"
 #include "perfgate/collectives/result_document.hpp"
+#include "perfgate/collectives/split_rule.hpp"
 #include "perfgate/core/model.hpp"
 
 namespace perfgate::collectives {
@@ -29,6 +30,10 @@ class RunDocument {
   const Scale& scale() const { return scale_; }
   const std::vector<RankPlace>& places() const { return places_; }
 
+  // NCCL_TESTS_SPLIT's groups (more than one): metadata.collectives.split, each rank's group
+  // in metadata.collectives.ranks, and a "groups" parameter on every result from now on, so that
+  // a split run's series never meet an unsplit run's.
+  void set_split(const SplitRule& rule, int groups, int group_ranks);
   void add(std::vector<Result> results);
   // Appends to a list of metadata.collectives: "stragglers", or "skipped" (cases not run).
   void add_to_list(const std::string& list, nlohmann::json entry);
@@ -48,6 +53,8 @@ class RunDocument {
   std::vector<RankPlace> places_;
   nlohmann::json metadata_;
   std::optional<CaseMeasurement> current_;
+  int groups_ = 1;
+  void mark_groups(Result& r) const;
 };
 
 // Gathers every rank's place (node index from distinct host names, in rank order).

@@ -153,11 +153,11 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   prepare_watched(ctx.backend, ctx.watchdog, shape, in_place);
   const bool output_defined = !in_place || ctx.backend.in_place_defined(shape.collective);
   if (o.check > 0 && output_defined)
-    m.wrong = check_output(ctx.backend, ctx.comm, ctx.watchdog, shape, o.check);
+    m.wrong = check_output(ctx.backend, ctx.comm, ctx.group.rank(), ctx.watchdog, shape, o.check);
   if (o.bitwise_repeats > 0 && output_defined)
     m.bitwise = check_repeatability(ctx.backend, ctx.comm, ctx.watchdog, shape, o.bitwise_repeats);
   warm_up(ctx.backend, ctx.watchdog, o.warmup_iters);
-  const auto n = static_cast<std::size_t>(shape.ranks);
+  const auto n = static_cast<std::size_t>(ctx.comm.size());  // every group's ranks
   std::vector<double> own_sum(n, 0), avg, lo, hi;
   // -I 1, rank 0: each rank's time of each iteration, every repetition's in turn.
   std::vector<std::vector<double>> iterations;
@@ -250,7 +250,7 @@ struct SweepCase {
 std::vector<int> roots_of(ModeContext& ctx, Collective c) {
   if (!info(c).has_root) return {0};
   if (!ctx.options.all_roots) return {ctx.options.root};
-  std::vector<int> roots(static_cast<std::size_t>(ctx.comm.size()));
+  std::vector<int> roots(static_cast<std::size_t>(ctx.group.size()));
   std::iota(roots.begin(), roots.end(), 0);
   return roots;
 }
@@ -263,9 +263,12 @@ std::vector<SweepCase> runnable_cases(ModeContext& ctx, Collective c, DataType d
   const Options& o = ctx.options;
   std::vector<SweepCase> cases;
   for (std::size_t size : size_sweep(o.min_bytes, o.max_bytes, o.steps)) {
-    CaseShape shape{
-        c,    dtype,           op,
-        root, ctx.comm.size(), usable_count(c, size / type_size(dtype), ctx.comm.size())};
+    CaseShape shape{c,
+                    dtype,
+                    op,
+                    root,
+                    ctx.group.size(),
+                    usable_count(c, size / type_size(dtype), ctx.group.size())};
     if (shape.count == 0) continue;
     if (const std::optional<std::string> why = case_refused(ctx, shape)) {
       if (!note_skips) continue;
@@ -317,6 +320,7 @@ TableHeader header_for(ModeContext& ctx, Collective c) {
   for (std::size_t r = 0; r < lines.size(); ++r) {
     RankDescription d;
     d.rank = static_cast<int>(r);
+    d.group = ctx.split.rule ? ctx.split.rule->color(d.rank) : 0;
     std::vector<std::string> f;
     std::size_t from = 0;
     for (int k = 0; k < 4; ++k) {

@@ -15,15 +15,15 @@ double micros(Clock::duration d) {
 
 }  // namespace
 
-std::size_t check_output(Backend& backend, const Communicator& comm, Watchdog& watchdog,
-                         const CaseShape& shape, int times) {
+std::size_t check_output(Backend& backend, const Communicator& comm, int peer_rank,
+                         Watchdog& watchdog, const CaseShape& shape, int times) {
   std::size_t wrong = 0;
   for (int i = 0; i < times && wrong == 0; ++i) {
     backend.refill();
     backend.run_loop(1, [&] { watchdog.arm(); });
     std::size_t mine = 0;
     backend.read_output([&](std::size_t first, std::span<const std::byte> bytes) {
-      mine += count_wrong_encoded(shape, comm.rank(), first, bytes);
+      mine += count_wrong_encoded(shape, peer_rank, first, bytes);
     });
     wrong = comm.sum(mine);  // the same on every rank: all stop together
     watchdog.disarm();

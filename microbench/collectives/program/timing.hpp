@@ -21,9 +21,9 @@ struct Delay {
 
 // Runs one operation of `shape` on fresh inputs, up to `times` times (nccl-tests' -c), and
 // returns the wrong elements summed over all ranks of the first that had any (0: every one was
-// right).
-std::size_t check_output(Backend& backend, const Communicator& comm, Watchdog& watchdog,
-                         const CaseShape& shape, int times);
+// right). `peer_rank`: this rank's among the operation's ranks (its split group's).
+std::size_t check_output(Backend& backend, const Communicator& comm, int peer_rank,
+                         Watchdog& watchdog, const CaseShape& shape, int times);
 // --bitwise-repeats: one reference operation of `shape` on fresh inputs, then `repeats` more, each
 // output compared bit for bit with the reference's (a host copy of this rank's output). Every
 // rank's differences reach rank 0, which gets the run's (others: this rank's).

@@ -133,8 +133,8 @@ std::string format_table_header(const TableHeader& h) {
   if (h.bitwise_repeats > 0) out += bitwise_header_line(h.bitwise_repeats);
   out += "#\n# Using devices\n";
   for (const RankDescription& r : h.ranks) {
-    out += fmt::format("#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device {:2d} [{}] {}\n", r.rank,
-                       r.pid, r.host, r.device, r.bus_id, r.name);
+    out += fmt::format("#  Rank {:2d} Group {:2d} Pid {:6d} on {:>10} device {:2d} [{}] {}\n",
+                       r.rank, r.group, r.pid, r.host, r.device, r.bus_id, r.name);
   }
   out += "#\n";
   out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}", "", "", "", "", "");

@@ -34,7 +34,7 @@ nlohmann::ordered_json config(const TableHeader& h) {
   nlohmann::ordered_json& devices = c["devices"] = nlohmann::ordered_json::array();
   for (const RankDescription& r : h.ranks)
     devices.push_back({{"rank", r.rank},
-                       {"group", 0},
+                       {"group", r.group},
                        {"pid", r.pid},
                        {"hostname", r.host},
                        {"device", r.device},

@@ -5,7 +5,8 @@
 # data check, CUDA-graph replay, grouped (-m) and blocking (-z) loops, launch times, cycles
 # and in-place-only sweeps (-C, -N, -O), per-iteration event timing, timestamps and the default
 # stream (-I, -S, -y), misaligned buffers (-u), registered buffers (-R 1, -R 2), a CTA policy
-# (-x), the memory report (-M), the cuBLAS overlap, buckets and the watchdog; not bandwidth.
+# (-x), the memory report (-M), a rank split (NCCL_TESTS_SPLIT), the cuBLAS overlap, buckets and
+# the watchdog; not bandwidth.
 # Each run must exit as wanted and print its expected line; the script fails otherwise.
 B=$1
 OUT=$2
@@ -70,6 +71,11 @@ NCCL_TESTS_DEVICE=0 run -b 1K -e 1M -f 32 -n 5 -w 2 >"$OUT/first_device.txt" 2>&
 expect first_device 0 $? "device  0 \\[" "$CHECKED"
 NCCL_TESTS_DEVICE=4096 run -b 1K -e 1K -n 1 -w 0 >"$OUT/no_device.txt" 2>&1
 expect no_device 2 $? "^perfgate-collectives: rank 0: NCCL_TESTS_DEVICE=4096: this rank sees [0-9]+ CUDA devices? \\(0\\.\\.[0-9]+\\)$"
+# NCCL_TESTS_SPLIT: two ranks on the one GPU, each its own group and NCCL communicator of one
+# rank (group bootstrap), every collective checked.
+NCCL_TESTS_DEVICE=0 NCCL_TESTS_SPLIT="MOD 2" timeout 150 mpirun --oversubscribe -np 2 "$B" \
+  --backend nccl --collective all -b 1K -e 1M -f 32 -n 5 -w 2 >"$OUT/split.txt" 2>&1
+expect split 0 $? "^#  Rank  1 Group  1 Pid " "$CHECKED"
 # NCCL_TESTS_MIN_BW: no single GPU moves 1 PB/s, so the table fails (exit 1) and says so.
 NCCL_TESTS_MIN_BW=1e6 run -b 1M -e 16M -f 16 -n 5 -w 2 >"$OUT/min_busbw.txt" 2>&1
 expect min_busbw 1 $? "^# Avg bus bandwidth    : [0-9.e+-]+ FAILED$" "below 90% of NCCL_TESTS_MIN_BW=1e\\+06$"

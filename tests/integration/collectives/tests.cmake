@@ -9,6 +9,7 @@ if(TARGET perfgate-collectives)
   perfgate_integration_test(collectives_nccl_no_device collectives/nccl_no_device.sh LABELS mpi TIMEOUT 300)
   perfgate_integration_test(collectives_memory_limit collectives/memory_limit.sh LABELS mpi TIMEOUT 200)
   perfgate_integration_test(collectives_nccl_tests_reports collectives/nccl_tests_reports.sh LABELS mpi TIMEOUT 200)
+  perfgate_integration_test(collectives_split_groups collectives/split_groups.sh LABELS mpi TIMEOUT 300)
   # -i, -m, -z as nccl-tests has them; a PMPI call counter (tests/support) shows how each
   # timed loop launched its operations.
   add_library(perfgate_mpi_call_counter MODULE ${CMAKE_CURRENT_SOURCE_DIR}/support/mpi_call_counter.cpp)
@@ -19,5 +20,5 @@ if(TARGET perfgate-collectives)
     "MPI_CALL_COUNTER=$<TARGET_FILE:perfgate_mpi_call_counter>")
   set_tests_properties(collectives_nccl_tests_options collectives_mpi_operations collectives_stragglers_watchdog collectives_table_roundtrip
     collectives_modes collectives_nccl_tests_compare collectives_nccl_no_device collectives_memory_limit
-    collectives_nccl_tests_reports PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK mpi_cores)
+    collectives_nccl_tests_reports collectives_split_groups PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK mpi_cores)
 endif()

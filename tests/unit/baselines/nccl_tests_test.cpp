@@ -227,6 +227,89 @@ TEST_CASE("bandwidths printed as 0.00 are recomputed from size and time") {
   CHECK(find_series(bare, p + "@busbw").samples == std::vector<double>{0.0});
 }
 
+namespace {
+
+// A 4-rank all_reduce log whose rank lines are `ranks` and whose one row's 8 bytes print
+// bandwidths of 0.00 (so both are derived from its time, 41.22 us).
+Run split_log(const std::string& ranks) {
+  return from_nccl_tests_log(
+      "# Collective test starting: all_reduce_perf\n" + ranks +
+          "#       size         count      type   redop    root     time   algbw   busbw #wrong    "
+          " "
+          "time   algbw   busbw #wrong\n"
+          "           8             2     float     sum      -1    41.22    0.00    0.00      0    "
+          "40.17    0.00    0.00      0\n",
+      "split.log");
+}
+
+const std::string kTwoGroups =
+    "#  Rank  0 Group  0 Pid   1619 on         n1 device  0 [0000:1b:00] NVIDIA H200\n"
+    "#  Rank  1 Group  1 Pid   1620 on         n1 device  1 [0000:2b:00] NVIDIA H200\n"
+    "#  Rank  2 Group  0 Pid   1621 on         n2 device  0 [0000:1b:00] NVIDIA H200\n"
+    "#  Rank  3 Group  1 Pid   1622 on         n2 device  1 [0000:2b:00] NVIDIA H200\n";
+
+}  // namespace
+
+TEST_CASE("a split run (NCCL_TESTS_SPLIT_MASK): busbw of rank 0's group, series keyed by groups") {
+  const Run run = split_log(kTwoGroups);
+  const std::string p =
+      "collectives.all_reduce/bytes:8/dtype:f32/groups:2/inplace:0/redop:sum/root:-1";
+  const double algbw = 8 / (41.22 * 1e3);
+  CHECK(find_series(run, p + "@algbw").samples.front() == Approx(algbw).epsilon(1e-12));
+  // Each group is a communicator of 2 ranks: all_reduce's 2 (n - 1) / n is 1.0, not 4 ranks' 1.5.
+  const auto& busbw = find_series(run, p + "@busbw");
+  CHECK(busbw.samples.front() == Approx(algbw * 1.0).epsilon(1e-12));
+  CHECK(busbw.extra["derived_from_time"] == true);
+  for (const Result& r : run.results) CHECK(r.key.params.at("groups") == "2");
+  CHECK(run.metadata["nccl_tests"]["split"] == nlohmann::json{{"groups", 2}, {"group_ranks", 2}});
+  // The scale and fingerprint count every rank of every group.
+  REQUIRE(busbw.scale);
+  CHECK(*busbw.scale == Scale{2, 2, 4});
+  CHECK(run.fingerprint.comparable.at("gpu.count") == "4");
+  CHECK(run.fingerprint.comparable.at("cluster.nodes") == "2");
+}
+
+TEST_CASE("a split into unequal groups: rank 0's group gives the bus factor, and says so") {
+  // Rank 0's group (3) holds three ranks, though its line is not the first; group 1 holds one.
+  const Run run = split_log(
+      "#  Rank  1 Group  1 Pid   1620 on         n1 device  1 [0000:2b:00] NVIDIA H200\n"
+      "#  Rank  0 Group  3 Pid   1619 on         n1 device  0 [0000:1b:00] NVIDIA H200\n"
+      "#  Rank  2 Group  3 Pid   1621 on         n2 device  0 [0000:1b:00] NVIDIA H200\n"
+      "#  Rank  3 Group  3 Pid   1622 on         n2 device  1 [0000:2b:00] NVIDIA H200\n");
+  const std::string p =
+      "collectives.all_reduce/bytes:8/dtype:f32/groups:2/inplace:1/redop:sum/root:-1";
+  // 3 ranks: 2 (n - 1) / n = 4 / 3.
+  CHECK(find_series(run, p + "@busbw").samples.front() ==
+        Approx(8 / (40.17 * 1e3) * 4.0 / 3.0).epsilon(1e-12));
+  CHECK(run.metadata["nccl_tests"]["split"] ==
+        nlohmann::json{{"groups", 2}, {"group_ranks", 3}, {"unequal_groups", true}});
+}
+
+TEST_CASE("one group, or no Group column (older nccl-tests), keeps the unsplit series") {
+  const std::string p = "collectives.all_reduce/bytes:8/dtype:f32/inplace:0/redop:sum/root:-1";
+  const double busbw = 8 / (41.22 * 1e3) * 1.5;  // 4 ranks in one communicator
+  const std::string one_group =
+      "#  Rank  0 Group  0 Pid   1619 on         n1 device  0 [0000:1b:00] NVIDIA H200\n"
+      "#  Rank  1 Group  0 Pid   1620 on         n1 device  1 [0000:2b:00] NVIDIA H200\n"
+      "#  Rank  2 Group  0 Pid   1621 on         n2 device  0 [0000:1b:00] NVIDIA H200\n"
+      "#  Rank  3 Group  0 Pid   1622 on         n2 device  1 [0000:2b:00] NVIDIA H200\n";
+  const std::string no_column =
+      "#  Rank  0 Pid   1619 on         n1 device  0 [0000:1b:00] NVIDIA H200\n"
+      "#  Rank  1 Pid   1620 on         n1 device  1 [0000:2b:00] NVIDIA H200\n"
+      "#  Rank  2 Pid   1621 on         n2 device  0 [0000:1b:00] NVIDIA H200\n"
+      "#  Rank  3 Pid   1622 on         n2 device  1 [0000:2b:00] NVIDIA H200\n";
+  for (const std::string& ranks : {one_group, no_column}) {
+    const Run run = split_log(ranks);
+    for (const Result& r : run.results) CHECK(r.key.params.count("groups") == 0);
+    CHECK(find_series(run, p + "@busbw").samples.front() == Approx(busbw).epsilon(1e-12));
+    CHECK_FALSE(run.metadata.contains(nlohmann::json::json_pointer("/nccl_tests/split")));
+  }
+  // The same ranks split in two are another case: no series of the split run has these ids.
+  const Run split = split_log(kTwoGroups);
+  CHECK(std::none_of(split.results.begin(), split.results.end(),
+                     [&](const Result& r) { return r.key.name() == p; }));
+}
+
 TEST_CASE("rows repeated under one header are -N cycles: one series, a sample each") {
   const std::string head =
       "# Collective test starting: all_reduce_perf\n"

@@ -3,7 +3,10 @@
 // family "collectives.<op>", params {bytes, dtype, inplace, redop, root} — the names
 // perfgate-collectives uses (docs/collectives.md) time (us), algbw and busbw (GB/s); one sample per
 // row (nccl-tests prints one averaged number). The "# Rank N Group G Pid P on HOST device D [BUS]
-// MODEL" lines give the fingerprint and scale.
+// MODEL" lines give the fingerprint and scale (all ranks). A run split into groups
+// (NCCL_TESTS_SPLIT, NCCL_TESTS_SPLIT_MASK; several distinct G) adds params "groups" (their
+// number) to every series and metadata nccl_tests.split {groups, group_ranks[, unequal_groups]};
+// a busbw derived from a 0.00 uses the bus factor of rank 0's group's rank count, as nccl-tests.
 #include <string>
 
 #include <nlohmann/json.hpp>

@@ -28,13 +28,33 @@ Communicator::Communicator() {
   }
 }
 
+Communicator::Communicator(const Communicator& parent, MPI_Comm comm, int color)
+    : comm_(comm),
+      local_rank_(parent.local_rank_),
+      launcher_node_(parent.launcher_node_),
+      color_(color),
+      host_(parent.host_) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+}
+
+Communicator::~Communicator() {
+  if (comm_ != MPI_COMM_WORLD) MPI_Comm_free(&comm_);
+}
+
+std::unique_ptr<Communicator> Communicator::split(int color) const {
+  MPI_Comm part = MPI_COMM_NULL;
+  MPI_Comm_split(comm_, color, rank_, &part);
+  return std::unique_ptr<Communicator>(new Communicator(*this, part, color));
+}
+
 void Communicator::barrier() const {
-  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Barrier(comm_);
 }
 
 std::vector<double> Communicator::gather(double value) const {
   std::vector<double> all(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
-  MPI_Gather(&value, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Gather(&value, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, comm_);
   return all;
 }
 
@@ -47,7 +67,7 @@ std::vector<std::string> Communicator::gather(const std::string& text) const {
 std::vector<std::string> Communicator::all_gather(const std::string& text) const {
   int length = static_cast<int>(text.size());
   std::vector<int> lengths(static_cast<std::size_t>(size_));
-  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm_);
   std::vector<int> offsets(lengths.size());
   int total = 0;
   for (std::size_t r = 0; r < lengths.size(); ++r) {
@@ -56,7 +76,7 @@ std::vector<std::string> Communicator::all_gather(const std::string& text) const
   }
   std::string joined(static_cast<std::size_t>(total), '\0');
   MPI_Allgatherv(text.data(), length, MPI_CHAR, joined.data(), lengths.data(), offsets.data(),
-                 MPI_CHAR, MPI_COMM_WORLD);
+                 MPI_CHAR, comm_);
   std::vector<std::string> all;
   for (std::size_t r = 0; r < lengths.size(); ++r) {
     all.push_back(
@@ -67,14 +87,14 @@ std::vector<std::string> Communicator::all_gather(const std::string& text) const
 
 double Communicator::max(double value) const {
   double out = 0;
-  MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, comm_);
   return out;
 }
 
 std::vector<std::vector<double>> Communicator::gather(const std::vector<double>& values) const {
   const auto count = static_cast<int>(values.size());
   std::vector<double> joined(rank_ == 0 ? values.size() * static_cast<std::size_t>(size_) : 0);
-  MPI_Gather(values.data(), count, MPI_DOUBLE, joined.data(), count, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Gather(values.data(), count, MPI_DOUBLE, joined.data(), count, MPI_DOUBLE, 0, comm_);
   std::vector<std::vector<double>> all;
   for (auto at = joined.begin(); at != joined.end(); at += count) all.emplace_back(at, at + count);
   return all;
@@ -82,7 +102,7 @@ std::vector<std::vector<double>> Communicator::gather(const std::vector<double>&
 
 std::size_t Communicator::sum(std::size_t value) const {
   unsigned long long in = value, out = 0;
-  MPI_Allreduce(&in, &out, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&in, &out, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm_);
   return static_cast<std::size_t>(out);
 }
 

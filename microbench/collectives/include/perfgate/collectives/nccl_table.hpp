@@ -22,6 +22,7 @@ struct RankDescription {
   int device = 0;      // GPU index, or the local rank on CPU
   std::string bus_id;  // "0000:04:00", or "cpu"
   std::string name;    // device name
+  int group = 0;       // NCCL_TESTS_SPLIT's colour of the rank (0 unsplit)
 };
 
 struct TableHeader {

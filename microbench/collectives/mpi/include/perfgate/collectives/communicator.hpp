@@ -1,6 +1,8 @@
 #pragma once
-// The few MPI calls the drivers need, on MPI_COMM_WORLD (MPI is initialised by main).
+// The few MPI calls the drivers need, on MPI_COMM_WORLD or a split of it (MPI is initialised by
+// main).
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,10 +20,18 @@ struct RankReason {
 
 class Communicator {
  public:
-  Communicator();
+  Communicator();  // MPI_COMM_WORLD
+  ~Communicator();
+  Communicator(const Communicator&) = delete;
+  Communicator& operator=(const Communicator&) = delete;
+  // Collective: the ranks whose `color` is this rank's (nccl-tests' NCCL_TESTS_SPLIT), numbered
+  // in this communicator's order on an MPI communicator of their own. Host, local rank and node
+  // stay this process's: a GPU follows the rank's place on its node, not in its group.
+  std::unique_ptr<Communicator> split(int color) const;
   int rank() const { return rank_; }
   int size() const { return size_; }
-  MPI_Comm comm() const { return MPI_COMM_WORLD; }
+  int color() const { return color_; }  // 0 unless split
+  MPI_Comm comm() const { return comm_; }
   const std::string& host() const { return host_; }
   int local_rank() const { return local_rank_; }
   int launcher_node() const { return launcher_node_; }  // SLURM_NODEID, or -1
@@ -41,7 +51,9 @@ class Communicator {
   std::optional<RankReason> first_reason(const std::optional<std::string>& mine) const;
 
  private:
-  int rank_ = 0, size_ = 1, local_rank_ = 0, launcher_node_ = -1;
+  Communicator(const Communicator& parent, MPI_Comm comm, int color);
+  MPI_Comm comm_ = MPI_COMM_WORLD;
+  int rank_ = 0, size_ = 1, local_rank_ = 0, launcher_node_ = -1, color_ = 0;
   std::string host_;
 };
 
