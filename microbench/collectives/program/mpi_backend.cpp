@@ -307,7 +307,8 @@ class MpiBackend final : public Backend {
     });
   }
 
-  const Communicator& comm_;  // the operations' ranks: the job's, or this rank's split group
+  // The operations' ranks: the job's, or this rank's split group.
+  const Communicator& comm_;
   const int world_rank_;
   MemoryShare share_;
   const int group_;

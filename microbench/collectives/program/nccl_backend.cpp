@@ -499,8 +499,8 @@ class NcclBackend final : public Backend {
     graph_plan_ = {0, 0};
   }
 
-  const Communicator&
-      comm_;  // the NCCL communicator's ranks: the job's, or this rank's split group
+  // The NCCL communicator's ranks: the job's, or this rank's split group.
+  const Communicator& comm_;
   const int world_rank_;
   int graph_launches_;
   int unalign_;

@@ -26,8 +26,7 @@ RankSplit split_ranks(const Communicator& world) {
   RankSplit split;
   split.rule = read_split_rule(env);  // the same values on every rank: refused on all together
   if (!split.rule) return split;
-  equal_group_size(*split.rule, world.size());
-  split.groups = static_cast<int>(group_sizes(*split.rule, world.size()).size());
+  split.groups = world.size() / equal_group_size(*split.rule, world.size());
   if (split.groups > 1) split.group = world.split(split.rule->color(world.rank()));
   return split;
 }

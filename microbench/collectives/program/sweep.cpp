@@ -383,8 +383,8 @@ void run_cases(ModeContext& ctx, const std::vector<SweepCase>& cases, TableTally
     for (std::size_t i = 0; i < cases.size(); ++i) {
       TableRow row = cases[i].row;
       row.out_of_place.measured = o.out_of_place;
-      std::string
-          mismatch_lines;  // --bitwise-repeats: after the row, one a placement that differed
+      // --bitwise-repeats: printed after the row, a line for each placement that differed.
+      std::string mismatch_lines;
       for (bool in_place : {false, true}) {
         if (!in_place && !o.out_of_place) continue;
         CaseMeasurement m = measure(ctx, cases[i].shape, row.bytes, in_place);

@@ -62,6 +62,17 @@ BitwiseDifference combine_ranks(const std::vector<BitwiseDifference>& ranks) {
   return all;
 }
 
+void add_later_run(BitwiseDifference& into, const BitwiseDifference& later) {
+  const bool had_first = into.first_repeat >= 0;
+  into.elements += later.elements;
+  into.bits += later.bits;
+  if (had_first) return;
+  into.first_repeat = later.first_repeat;
+  into.first_rank = later.first_rank;
+  into.first_element = later.first_element;
+  into.first_bit = later.first_bit;
+}
+
 std::vector<double> to_numbers(const BitwiseDifference& d) {
   return {double(d.elements),   double(d.bits),          double(d.first_repeat),
           double(d.first_rank), double(d.first_element), double(d.first_bit)};

@@ -109,18 +109,8 @@ void absorb_cycle(CaseMeasurement& into, const CaseMeasurement& more) {
   into.sample_us.insert(into.sample_us.end(), more.sample_us.begin(), more.sample_us.end());
   into.launch_us.insert(into.launch_us.end(), more.launch_us.begin(), more.launch_us.end());
   if (more.wrong) into.wrong = into.wrong.value_or(0) + *more.wrong;
-  if (more.bitwise) {  // summed; the first difference is the earliest cycle's
-    BitwiseDifference& all = into.bitwise ? *into.bitwise : into.bitwise.emplace();
-    const bool had_first = all.first_repeat >= 0;
-    all.elements += more.bitwise->elements;
-    all.bits += more.bitwise->bits;
-    if (!had_first) {
-      all.first_repeat = more.bitwise->first_repeat;
-      all.first_rank = more.bitwise->first_rank;
-      all.first_element = more.bitwise->first_element;
-      all.first_bit = more.bitwise->first_bit;
-    }
-  }
+  if (more.bitwise)
+    add_later_run(into.bitwise ? *into.bitwise : into.bitwise.emplace(), *more.bitwise);
   into.per_iteration.insert(into.per_iteration.end(), more.per_iteration.begin(),
                             more.per_iteration.end());
 }

@@ -140,3 +140,17 @@ TEST_CASE("with the check, the JSON has bitwise_repeats, each placement's bitwis
   CHECK_FALSE(nccl_tests_json(run).contains("bitwise_mismatches"));
   CHECK_FALSE(nccl_tests_json(run)["config"].contains("bitwise_repeats"));
 }
+
+TEST_CASE("a later cycle's differences: counts summed, the first difference the earliest cycle's") {
+  BitwiseDifference all;  // the first cycle differed nowhere
+  const BitwiseDifference second{2, 3, 4, 1, 10, 7}, third{1, 1, 1, 0, 2, 0};
+  add_later_run(all, second);
+  CHECK(all.first_repeat == 4);
+  add_later_run(all, third);  // an earlier repeat, but of a later cycle
+  CHECK(all.elements == 3);
+  CHECK(all.bits == 4);
+  CHECK(all.first_repeat == 4);
+  CHECK(all.first_rank == 1);
+  CHECK(all.first_element == 10);
+  CHECK(all.first_bit == 7);
+}

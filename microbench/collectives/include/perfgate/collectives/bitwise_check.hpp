@@ -33,6 +33,10 @@ void add_differences(std::span<const std::byte> reference, std::span<const std::
 // lowest repeat's, of the lowest rank among those.
 BitwiseDifference combine_ranks(const std::vector<BitwiseDifference>& ranks);
 
+// Adds a later run's differences (another cycle, -N) to `into`: counts summed, the first
+// difference kept from the earliest run that had one.
+void add_later_run(BitwiseDifference& into, const BitwiseDifference& later);
+
 // The six numbers of a difference, for a gather over the ranks, and back.
 std::vector<double> to_numbers(const BitwiseDifference& diff);
 BitwiseDifference from_numbers(const std::vector<double>& numbers);
