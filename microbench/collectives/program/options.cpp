@@ -140,7 +140,6 @@ constexpr NotTaken kNotTaken[] = {
     {"-B,--commblocking", "communicators are blocking"},
     {"-F,--ft_test", "no fault-tolerance tests"},
     {"-L,--ft_list", "no fault-tolerance tests"},
-    {"-s,--tbytes", "every size runs --iters iterations"},
     {"-P,--split_comm", "no communicator split"},
     {"-A,--per_coll_perf", "no per-operation times; -I 1 times each iteration"},
     {"-q,--traffic_class", "no traffic class is set"},
@@ -187,6 +186,9 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
                  "root rank of broadcast and reduce, or all (every rank in turn)");
   app.add_option("-w,--warmup_iters", o.warmup_iters, "untimed operations before each timed loop");
   app.add_option("-n,--iters", o.iters, "iterations per timed loop");
+  app.add_option("-s,--tbytes", raw.total_bytes,
+                 "sweep mode: bytes a size's timed loop may move (K, M, G suffixes); a size runs "
+                 "as many of --iters as fit, at least one");
   app.add_option("-m,--agg_iters", o.agg_iters,
                  "sweep mode: operations launched together in each iteration");
   app.add_option("-z,--blocking", raw.blocking,
@@ -294,12 +296,31 @@ void check_sweep_only(const Options& o) {
       {o.per_iter_skip != 0, "--per_iter_skip"},
       {!o.json_output.empty(), "--output_file"},
       {o.memory_report, "--memory"},
-      {o.bitwise_repeats != 0, "--bitwise-repeats"}};
+      {o.bitwise_repeats != 0, "--bitwise-repeats"},
+      {o.total_bytes.has_value(), "--tbytes"}};
   for (const auto& [given, option] : sweep_options) {
     if (given)
       throw InputError(
           fmt::format("{}: applies to sweep mode only, not {}", option, mode_name(o.mode)));
   }
+}
+
+// The statistics need one iteration left over, in the case with the fewest: the largest size's
+// under a byte budget (-s).
+void check_per_iter_skip(const Options& o) {
+  if (o.per_iter_skip < 0 || o.per_iter_skip >= o.iters)
+    throw InputError(fmt::format(
+        "--per_iter_skip {}: must be from 0 to {} (one less than --iters {}, so that one "
+        "iteration is left for the statistics)",
+        o.per_iter_skip, o.iters - 1, o.iters));
+  if (o.per_iter_skip == 0 || !o.total_bytes || o.mode != Mode::sweep) return;
+  const std::size_t largest = size_sweep(o.min_bytes, o.max_bytes, o.steps).back();
+  const int fewest = iterations_within(o.iters, o.total_bytes, largest);
+  if (o.per_iter_skip >= fewest)
+    throw InputError(fmt::format(
+        "--per_iter_skip {}: --tbytes {} leaves the largest size ({} B) {} iteration(s); skip "
+        "fewer, so that one is left for the statistics",
+        o.per_iter_skip, *o.total_bytes, largest, fewest));
 }
 
 // nccl-tests' 0/1 switches (-C, -O, -S, -I, -M, -y, -p): the value as a bool, anything else
@@ -385,12 +406,8 @@ void finish_options(Options& o, const RawOptions& raw) {
   o.out_of_place = switch_value(raw.out_of_place, "--out_of_place");
   o.report_timestamps = switch_value(raw.report_timestamps, "--report_timestamps");
   o.per_iteration = switch_value(raw.per_iteration, "--per_iter_timing");
-  // The statistics need one iteration left over.
-  if (o.per_iter_skip < 0 || o.per_iter_skip >= o.iters)
-    throw InputError(fmt::format(
-        "--per_iter_skip {}: must be from 0 to {} (one less than --iters {}, so that one "
-        "iteration is left for the statistics)",
-        o.per_iter_skip, o.iters - 1, o.iters));
+  if (!raw.total_bytes.empty()) o.total_bytes = parse_byte_size(raw.total_bytes, "--tbytes");
+  check_per_iter_skip(o);
   o.stream_null = switch_value(raw.stream_null, "--stream_null");
   if (o.cta_policy < -1 || o.cta_policy > 2)
     throw InputError(fmt::format("--cta_policy {}: must be 0 (default), 1 (efficiency) or 2 (zero)",
@@ -447,6 +464,7 @@ nlohmann::json options_json(const Options& o) {
           {"root", o.all_roots ? nlohmann::json("all") : nlohmann::json(o.root)},
           {"warmup_iters", o.warmup_iters},
           {"iters", o.iters},
+          {"total_bytes", o.total_bytes ? nlohmann::json(*o.total_bytes) : nlohmann::json()},
           {"agg_iters", o.agg_iters},
           {"blocking", o.blocking},
           {"repetitions", o.repetitions},

@@ -2,6 +2,7 @@
 // Command-line options of perfgate-collectives (documented in docs/collectives.md: keep in step).
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct Options {
   // `root` is then 0.
   bool all_roots = false;
   int warmup_iters = 5, iters = 20, repetitions = 1;
+  // -s: the bytes each case's timed loop may move (nccl-tests' tbytes): a size runs as many of
+  // `iters` as fit, at least one, so that a wide sweep's large sizes stay short; nullopt: no
+  // budget, every size runs `iters`.
+  std::optional<std::size_t> total_bytes;
   // -m: operations launched together in each iteration of a timed loop (one NCCL group; MPI
   // nonblocking collectives); time per operation = loop time / (iters x agg_iters).
   int agg_iters = 1;
@@ -98,7 +103,7 @@ struct Options {
 // Text fields filled by CLI11, turned into Options by finish_options().
 struct RawOptions {
   std::string mode = "sweep", collectives = "all_reduce", min_bytes = "8", max_bytes = "32M";
-  std::string step_factor, step_bytes;  // empty: not given
+  std::string step_factor, step_bytes, total_bytes;  // empty: not given
   std::string datatypes = "float", ops = "sum", margin = "0.10";
   std::string bucket_total = "64M", bucket_min = "1M", bucket_max = "64M";
   std::string max_memory = "0";

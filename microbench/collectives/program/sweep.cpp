@@ -142,12 +142,13 @@ std::size_t table_count(const CaseShape& shape) {
 
 // Measures one placement of one case; complete on rank 0 (others: wrong count only).
 CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t bytes,
-                        bool in_place) {
+                        int timed_iterations, bool in_place) {
   const Options& o = ctx.options;
   CaseMeasurement m;
   m.backend = ctx.backend.name();
   m.shape = shape;
   m.bytes = bytes;
+  m.iterations = timed_iterations;
   m.in_place = in_place;
   ctx.document.set_current(m);
   prepare_watched(ctx.backend, ctx.watchdog, shape, in_place);
@@ -163,9 +164,9 @@ CaseMeasurement measure(ModeContext& ctx, const CaseShape& shape, std::size_t by
   std::vector<std::vector<double>> iterations;
   for (int rep = 0; rep < o.repetitions; ++rep) {
     std::vector<double> my_iterations;
-    const RankTiming mine = timed_loop(ctx.backend, ctx.comm, ctx.watchdog, {o.iters, o.agg_iters},
-                                       {o.delay_rank, o.delay_us}, o.blocking,
-                                       o.per_iteration ? &my_iterations : nullptr);
+    const RankTiming mine = timed_loop(ctx.backend, ctx.comm, ctx.watchdog,
+                                       {timed_iterations, o.agg_iters}, {o.delay_rank, o.delay_us},
+                                       o.blocking, o.per_iteration ? &my_iterations : nullptr);
     const std::vector<RankTiming> all = gather_timings(ctx.comm, mine);
     const std::vector<std::vector<double>> rank_iterations =
         o.per_iteration ? ctx.comm.gather(my_iterations) : std::vector<std::vector<double>>{};
@@ -288,6 +289,9 @@ std::vector<SweepCase> runnable_cases(ModeContext& ctx, Collective c, DataType d
                  info(c).has_root ? root : -1,
                  {},
                  {}};
+    // As nccl-tests: the budget divides by the size asked for, before it is rounded to whole
+    // elements.
+    row.iterations = iterations_within(o.iters, o.total_bytes, size);
     cases.push_back({shape, row});
   }
   return cases;
@@ -387,7 +391,7 @@ void run_cases(ModeContext& ctx, const std::vector<SweepCase>& cases, TableTally
       std::string mismatch_lines;
       for (bool in_place : {false, true}) {
         if (!in_place && !o.out_of_place) continue;
-        CaseMeasurement m = measure(ctx, cases[i].shape, row.bytes, in_place);
+        CaseMeasurement m = measure(ctx, cases[i].shape, row.bytes, row.iterations, in_place);
         if (tally.memory) tally.memory->after_case();
         tally.wrong += m.wrong.value_or(0);
         if (ctx.comm.rank() != 0) continue;

@@ -88,7 +88,7 @@ nlohmann::ordered_json result(const TableRow& row, const TableHeader& h) {
     r[key] = placement(*cells, h);
     if (h.per_iteration) r[std::string(key) + "_per_iter"] = per_iteration(*cells);
   }
-  r["actual_iterations"] = h.iters;
+  r["actual_iterations"] = row.iterations > 0 ? row.iterations : h.iters;
   r["experiment_name"] = "";
   return r;
 }

@@ -53,6 +53,7 @@ std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
   time.extra["min_us"] = m.min_us;
   time.extra["max_us"] = m.max_us;
   time.extra["count"] = m.shape.count;
+  time.extra["iterations"] = m.iterations;
   time.extra["busbw_factor"] = factor;
   time.extra["wrong"] = m.wrong ? nlohmann::json(*m.wrong) : nlohmann::json();
   time.extra["stragglers"] = m.stragglers;

@@ -1,5 +1,7 @@
 #include "perfgate/collectives/size_sweep.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "perfgate/core/error.hpp"
@@ -37,6 +39,12 @@ std::vector<std::size_t> size_sweep(std::size_t min_bytes, std::size_t max_bytes
     }
   }
   return sizes;
+}
+
+int iterations_within(int iters, std::optional<std::size_t> total_bytes, std::size_t bytes) {
+  if (!total_bytes || bytes == 0) return iters;
+  const std::size_t fit = *total_bytes / bytes;
+  return static_cast<int>(std::clamp<std::size_t>(fit, 1, static_cast<std::size_t>(iters)));
 }
 
 }  // namespace perfgate::collectives

@@ -4,9 +4,9 @@
 # One GPU allows one NCCL rank: this checks bootstrap, every collective and datatype with the
 # data check, CUDA-graph replay, grouped (-m) and blocking (-z) loops, launch times, cycles
 # and in-place-only sweeps (-C, -N, -O), per-iteration event timing, timestamps and the default
-# stream (-I, -S, -y), misaligned buffers (-u), registered buffers (-R 1, -R 2), a CTA policy
-# (-x), the memory report (-M), a rank split (NCCL_TESTS_SPLIT), the cuBLAS overlap, buckets and
-# the watchdog; not bandwidth.
+# stream (-I, -S, -y), a byte budget (-s), misaligned buffers (-u), registered buffers (-R 1,
+# -R 2), a CTA policy (-x), the memory report (-M), a rank split (NCCL_TESTS_SPLIT), the cuBLAS
+# overlap, buckets and the watchdog; not bandwidth.
 # Each run must exit as wanted and print its expected line; the script fails otherwise.
 B=$1
 OUT=$2
@@ -38,6 +38,10 @@ expect cputime 0 $? "root  cputime   algbw" "$CHECKED"
 # stream), every collective checked.
 run --collective all -I 1 -S 1 -y 1 -b 1K -e 16M -f 16 -n 20 -w 2 --output "$OUT/per_iteration.json" >"$OUT/per_iteration.txt" 2>&1
 expect per_iteration 0 $? "^# Per-Iteration Report: CUDA event timing; i_\* uses max over process rows $" "i_cv%           timestamp$" "$CHECKED"
+# -s 64K: a byte budget per timed loop; the event-timed iterations (-I 1) of 1K, 32K and 1M are
+# 20, 2 and 1 (the -J file's actual_iterations and times_us).
+run -s 64K -I 1 -b 1K -e 1M -f 32 -n 20 -w 2 -J "$OUT/budget_nccl.json" >"$OUT/budget.txt" 2>&1
+expect budget 0 $? "$CHECKED"
 # -u 3: every buffer 3 elements past its allocation, every collective and type checked there.
 run --collective all -d all -u 3 -b 1K -e 1M -f 32 -n 2 -w 1 >"$OUT/unaligned.txt" 2>&1
 expect unaligned 0 $? "graph: 0 unalign: 3$" "$CHECKED"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # nccl-tests' -i (fixed size increments), -m (operations launched together), -z (blocking), -u
 # (misaligned buffers),
-# -c N (checked operations), -N (run cycles), -C (launch time), -O (placements), -r all (every
+# -c N (checked operations), -s (a byte budget per timed loop), -N (run cycles), -C (launch time), -O (placements), -r all (every
 # root in turn), -t/-g/-p and
 # -R 0 on the MPI backend (-R 1 and 2 refused there, as -x), under real mpirun processes; the nccl-tests options not taken are refused by
 # name. A PMPI call
@@ -165,6 +165,49 @@ done
 expect_exit 0 run_collectives 2 --backend mpi -b 4K -e 4K -n 1 -w 0 -c 0
 expect_in out 'validation: 0 graph: 0 unalign: 0$'
 [ "$(awk '!/^#/ && NF == 13 {print $9 $13}' "$WORK/out")" = "N/AN/A" ] || { cat "$WORK/out"; fail "-c 0: #wrong is not N/A"; }
+
+# --- -s 16K: a byte budget per timed loop. -n 8 holds for 1K (16K / 1K = 16 fit), 4K runs 4
+# and 16K 1, as nccl-tests' tbytes divides; so 2 placements x (0 + 4 + 7) = 22 MPI_Allreduce
+# calls fewer than without it, and each size's iterations are in -J's actual_iterations, -I's
+# times_us and the document. Refused: a size that is none, outside sweep mode, and a -K that
+# would leave the largest size no iteration for the statistics.
+budget_case=(--backend mpi -b 1K -e 16K -f 4 -n 8 -w 0 -c 0 -I 1)
+expect_exit 0 counted budget 2 "${budget_case[@]}" -s 16K -J "$WORK/budget_nccl.json" \
+  --output "$WORK/budget.json"
+cp "$WORK/out" "$WORK/budget.txt"
+expect_exit 0 counted unbudgeted 2 "${budget_case[@]}" -J "$WORK/unbudgeted_nccl.json" \
+  --output "$WORK/unbudgeted.json"
+for rank in 0 1; do
+  fewer=$(($(calls unbudgeted "$rank" MPI_Allreduce) - $(calls budget "$rank" MPI_Allreduce)))
+  [ "$fewer" -eq 22 ] || fail "-s 16K rank $rank: $fewer MPI_Allreduce calls fewer, not 22"
+done
+python3 - "$WORK/budget_nccl.json" "$WORK/budget.json" <<'PY' || fail "-s 16K: iterations written"
+import json, sys
+nccl = json.load(open(sys.argv[1]))
+want = {1024: 8, 4096: 4, 16384: 1}
+assert {r["size"]: r["actual_iterations"] for r in nccl["results"]} == want, nccl["results"]
+for r in nccl["results"]:
+    for key in ("out_of_place_per_iter", "in_place_per_iter"):
+        assert len(r[key]["times_us"]) == want[r["size"]], (r["size"], key, r[key])
+doc = json.load(open(sys.argv[2]))["perfgate"]
+assert doc["run"]["metadata"]["collectives"]["options"]["total_bytes"] == 16384
+times = [r for r in doc["results"] if r["metric"] == "time"]
+assert len(times) == 6 and all(r["extra"]["iterations"] == want[int(r["params"]["bytes"])] for r in times), times
+PY
+# The -J file and the table ingest as nccl-tests' own, every size a series.
+if ingest_or_skip "$WORK/budget_nccl.json" && ingest_or_skip --format nccl-tests "$WORK/budget.txt"; then
+  [ "$(sqlite3 "$WORK/store.db" "SELECT COUNT(DISTINCT r.series_id) FROM results r WHERE r.run_id = (SELECT MAX(id) FROM runs)")" -eq 18 ] \
+    || fail "-s 16K: the ingested table does not hold 3 sizes x 2 placements x 3 metrics"
+fi
+expect_exit 2 run_collectives 1 --backend mpi -s 16Q --output "$WORK/budget_bad.json"
+expect_in err '^perfgate-collectives: --tbytes'
+[ "$(grep -c '^perfgate-collectives' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "-s 16Q: not one line"; }
+[ ! -e "$WORK/budget_bad.json" ] || fail "-s 16Q wrote a document"
+expect_exit 2 run_collectives 1 --backend mpi --mode buckets -s 1M
+expect_in err '^perfgate-collectives: --tbytes: applies to sweep mode only, not buckets$'
+expect_exit 2 run_collectives 1 "${budget_case[@]}" -s 16K -K 1
+expect_in err '^perfgate-collectives: --per_iter_skip 1: --tbytes 16384 leaves the largest size \(16384 B\) 1 iteration\(s\); skip fewer, so that one is left for the statistics$'
+expect_exit 0 run_collectives 1 "${budget_case[@]}" -s 64K -K 1
 
 # --- -N 3: the sweep runs three times over, each cycle printing its rows; in the document a
 # case's samples gather over the cycles (3 x --repetitions 2), and the ingested table gives each

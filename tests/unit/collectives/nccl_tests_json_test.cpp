@@ -28,6 +28,7 @@ TEST_CASE("the JSON file (-J) is nccl-tests' layout: config, devices, rows, plac
   row.out_of_place.iterations = iteration_times({{13.0, 17.0, 16.5}, {12.0, 14.0, 16.0}});
   TableRow in_place_only = row;
   in_place_only.out_of_place.measured = false;
+  in_place_only.iterations = 3;  // fewer than -n under a byte budget (-s)
   run.rows = {row, in_place_only};
   run.wrong_total = 0;
   run.avg_busbw = 0.07;
@@ -45,6 +46,8 @@ TEST_CASE("the JSON file (-J) is nccl-tests' layout: config, devices, rows, plac
                                                           "out_of_place", "out_of_place_per_iter",
                                                           "in_place", "in_place_per_iter",
                                                           "actual_iterations", "experiment_name"});
+  CHECK(j["results"][0]["actual_iterations"] == 20);  // the header's -n: no count of its own
+  CHECK(j["results"][1]["actual_iterations"] == 3);
   CHECK(keys(j["config"]).front() == "nthreads");
   CHECK(j["program"] == "all_reduce_perf");
   CHECK(j["nccl_version"] == 22803);

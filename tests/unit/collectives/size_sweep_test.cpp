@@ -51,3 +51,15 @@ TEST_CASE("the table header names the step as nccl-tests does") {
   CHECK(factor(2).header_text() == "2(factor)");
   CHECK(increment(1048576).header_text() == "1048576(bytes)");
 }
+
+TEST_CASE("a byte budget (-s) gives each size as many iterations as fit, from 1 to -n") {
+  CHECK(iterations_within(20, std::nullopt, 1 << 20) == 20);
+  CHECK(iterations_within(8, 16384, 1024) == 8);  // 16 fit; -n is the most
+  CHECK(iterations_within(8, 16384, 4096) == 4);
+  CHECK(iterations_within(8, 16384, 5000) == 3);  // whole iterations only
+  CHECK(iterations_within(8, 16384, 16384) == 1);
+  CHECK(iterations_within(8, 16384, 65536) == 1);  // never none
+  CHECK(iterations_within(8, 0, 8) == 1);
+  CHECK(iterations_within(8, 16384, 0) == 8);  // nccl-tests: a size of 0 runs -n
+  CHECK(iterations_within(1000, SIZE_MAX, 1) == 1000);
+}

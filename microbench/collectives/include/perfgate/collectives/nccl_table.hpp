@@ -67,6 +67,9 @@ struct TableRow {
   int root = -1;
   PlacementCells out_of_place, in_place;
   std::string printed_at{};  // -S 1: "2026-12-03 14:05:09", the row's last cell
+  // Timed iterations of each placement (fewer than the header's under -s): not printed; the
+  // JSON's actual_iterations. 0: the header's.
+  int iterations = 0;
 };
 
 // A number in `width` characters as the newest nccl-tests print their cells (getFloatStr): two

@@ -19,6 +19,8 @@ struct CaseMeasurement {
   CaseShape shape;
   std::size_t bytes = 0;
   bool in_place = false;
+  // Timed iterations of each loop: -n, or fewer under a byte budget (-s).
+  int iterations = 0;
   std::vector<double> sample_us;              // per repetition: the time the table shows (-a)
   std::vector<double> launch_us;              // per repetition with -C: the host's launch time
   std::vector<double> per_rank_us;            // own time per rank, mean over repetitions

@@ -2,6 +2,7 @@
 // Message sizes swept as nccl-tests sweeps them: by a factor (-f) or by a fixed increment (-i).
 // Sizes are parsed by perfgate/core/byte_size.hpp.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,9 @@ inline constexpr std::size_t max_sweep_sizes = 10000;
 // max_sweep_sizes sizes.
 std::vector<std::size_t> size_sweep(std::size_t min_bytes, std::size_t max_bytes,
                                     const SizeSteps& steps);
+
+// The timed iterations of a sweep size under nccl-tests' byte budget (-s, --tbytes): as many of
+// `iters` as `total_bytes` holds of `bytes`, at least one; `iters` without a budget.
+int iterations_within(int iters, std::optional<std::size_t> total_bytes, std::size_t bytes);
 
 }  // namespace perfgate::collectives
