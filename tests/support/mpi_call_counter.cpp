@@ -75,6 +75,18 @@ int MPI_Ialltoall(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_D
   return PMPI_Ialltoall(s, sn, st, r, rn, rt, c, q);
 }
 
+int MPI_Igather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root,
+                MPI_Comm c, MPI_Request* q) {
+  count("MPI_Igather");
+  return PMPI_Igather(s, sn, st, r, rn, rt, root, c, q);
+}
+
+int MPI_Iscatter(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root,
+                 MPI_Comm c, MPI_Request* q) {
+  count("MPI_Iscatter");
+  return PMPI_Iscatter(s, sn, st, r, rn, rt, root, c, q);
+}
+
 int MPI_Isend(const void* b, int n, MPI_Datatype t, int dest, int tag, MPI_Comm c, MPI_Request* q) {
   count("MPI_Isend");
   return PMPI_Isend(b, n, t, dest, tag, c, q);

@@ -135,11 +135,11 @@ class MpiBackend final : public Backend {
     const std::size_t size = type_size(shape_.dtype);
     std::span<std::byte> target = send_view_;
     if (in_place_) {
-      // all_gather in place: this rank's block already sits at its place in the output.
-      const std::size_t offset = shape_.collective == Collective::all_gather
-                                     ? static_cast<std::size_t>(comm_.rank()) * send_count_
-                                     : 0;
-      target = recv_view_.subspan(offset * size, send_count_ * size);
+      // all_gather and gather in place: this rank's block already sits at its place in the
+      // output.
+      const bool gathers =
+          shape_.collective == Collective::all_gather || shape_.collective == Collective::gather;
+      target = recv_view_.subspan(gathers ? own_block_offset() : 0, send_count_ * size);
     }
     encode_input(shape_, comm_.rank(), 0, target);
   }
@@ -169,7 +169,10 @@ class MpiBackend final : public Backend {
 
   void read_output(const OutputVisitor& visit) override {
     const std::size_t size = type_size(shape_.dtype);
-    std::span<const std::byte> out = recv_view_.first(recv_count_ * size);
+    // Scatter in place leaves each rank's block where it sits in the root's layout.
+    const bool scattered = in_place_ && shape_.collective == Collective::scatter;
+    std::span<const std::byte> out =
+        recv_view_.subspan(scattered ? own_block_offset() : 0, recv_count_ * size);
     // Out of place, broadcast's root keeps its input in the send buffer.
     if (!in_place_ && shape_.collective == Collective::broadcast && comm_.rank() == shape_.root)
       out = send_view_;
@@ -265,7 +268,38 @@ class MpiBackend final : public Backend {
       case Collective::sendrecv:
         start_ring_exchange(out, requests);
         break;
+      case Collective::gather:
+      case Collective::scatter:
+        start_rooted_blocks(out, requests);
+        break;
     }
+  }
+
+  // Gather and scatter. In place, MPI_IN_PLACE is the root's alone: another rank gathers from,
+  // or scatters into, its own block of the one buffer, where the NCCL layout keeps it too.
+  void start_rooted_blocks(std::byte* out, std::vector<MPI_Request>* requests) {
+    const MPI_Datatype type = mpi_datatype(shape_.dtype);
+    const MPI_Comm comm = comm_.comm();
+    const int block = static_cast<int>(shape_.count / static_cast<std::size_t>(shape_.ranks));
+    const bool root = comm_.rank() == shape_.root;
+    void* own_block = out + own_block_offset();
+    void* in = send_view_.data();
+    if (shape_.collective == Collective::gather) {
+      void* from = !in_place_ ? in : root ? MPI_IN_PLACE : own_block;
+      start_call(requests, MPI_Gather, MPI_Igather, from, block, type, out, block, type,
+                 shape_.root, comm);
+    } else {
+      void* from = in_place_ ? out : in;
+      void* into = !in_place_ ? out : root ? MPI_IN_PLACE : own_block;
+      start_call(requests, MPI_Scatter, MPI_Iscatter, from, block, type, into, block, type,
+                 shape_.root, comm);
+    }
+  }
+
+  // Bytes from a buffer's start to this rank's block (gather's and scatter's in-place layout).
+  std::size_t own_block_offset() const {
+    return static_cast<std::size_t>(comm_.rank()) * (shape_.count / shape_.ranks) *
+           type_size(shape_.dtype);
   }
 
   void start_ring_exchange(std::byte* out, std::vector<MPI_Request>* requests) {

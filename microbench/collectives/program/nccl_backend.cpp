@@ -344,8 +344,35 @@ class NcclBackend final : public Backend {
         PG_CHECK(ncclGroupEnd());
         break;
       }
+      case Collective::gather:
+      case Collective::scatter:
+        enqueue_rooted_blocks(in, out, block);
+        break;
     }
     if (premultiplied) PG_CHECK(ncclRedOpDestroy(op, nccl_));
+  }
+
+  // Gather and scatter as grouped ncclSend/ncclRecv to or from the root, as nccl-tests makes
+  // them before NCCL 2.28 (ncclGather and ncclScatter need a 2.28 library at run time).
+  void enqueue_rooted_blocks(std::byte* in, std::byte* out, std::size_t block) {
+    const ncclDataType_t type = nccl_type(shape_.dtype);
+    const std::size_t block_bytes = block * type_size(shape_.dtype);
+    const bool gathers = shape_.collective == Collective::gather;
+    PG_CHECK(ncclGroupStart());
+    if (comm_.rank() == shape_.root) {
+      for (int peer = 0; peer < shape_.ranks; ++peer) {
+        const std::size_t at = static_cast<std::size_t>(peer) * block_bytes;
+        if (gathers)
+          PG_CHECK(ncclRecv(out + at, block, type, peer, nccl_, stream_));
+        else
+          PG_CHECK(ncclSend(in + at, block, type, peer, nccl_, stream_));
+      }
+    }
+    if (gathers)
+      PG_CHECK(ncclSend(in, block, type, shape_.root, nccl_, stream_));
+    else
+      PG_CHECK(ncclRecv(out, block, type, shape_.root, nccl_, stream_));
+    PG_CHECK(ncclGroupEnd());
   }
 
   // nccl-tests' -G: the loop's operations captured into one graph (untimed, under the
@@ -476,20 +503,20 @@ class NcclBackend final : public Backend {
     park();
   }
 
-  // NCCL's in-place layouts: all_gather's input is the rank's block of the output;
-  // reduce_scatter's output is the rank's block of the input.
+  // NCCL's in-place layouts: all_gather's and gather's input is the rank's block of the
+  // output; reduce_scatter's and scatter's output is the rank's block of the input.
   std::byte* send_pointer() {
     if (!in_place_) return send_.data() + shift_;
     const std::size_t size = type_size(shape_.dtype);
-    if (shape_.collective == Collective::all_gather)
+    if (shape_.collective == Collective::all_gather || shape_.collective == Collective::gather)
       return recv_.data() + shift_ + comm_.rank() * send_count_ * size;
     return recv_.data() + shift_;
   }
   std::byte* recv_pointer() {
     const std::size_t size = type_size(shape_.dtype);
-    if (in_place_ && shape_.collective == Collective::reduce_scatter) {
-      return recv_.data() + shift_ + comm_.rank() * recv_count_ * size;
-    }
+    const bool scatters =
+        shape_.collective == Collective::reduce_scatter || shape_.collective == Collective::scatter;
+    if (in_place_ && scatters) return recv_.data() + shift_ + comm_.rank() * recv_count_ * size;
     return recv_.data() + shift_;
   }
 

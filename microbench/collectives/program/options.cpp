@@ -172,7 +172,7 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("--mode", raw.mode, "sweep, overlap, buckets or reference");
   app.add_option("--collective", raw.collectives,
                  "comma list of all_reduce, all_gather, reduce_scatter, broadcast, reduce, "
-                 "alltoall, sendrecv, or all");
+                 "alltoall, sendrecv, gather, scatter, or all");
   app.add_option("-b,--minbytes", raw.min_bytes, "smallest size (K, M, G suffixes)");
   app.add_option("-e,--maxbytes", raw.max_bytes, "largest size (K, M, G suffixes)");
   app.add_option("-f,--stepfactor", raw.step_factor,

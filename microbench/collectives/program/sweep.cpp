@@ -133,7 +133,8 @@ std::vector<double> each_rank(const std::vector<RankTiming>& ranks, double RankT
 
 // The table's count column as nccl-tests prints it: the per-rank count the call takes, which for
 // the collectives that split a total buffer over the ranks (all_gather, reduce_scatter,
-// alltoall) is that total's count divided by the ranks (the size column stays the total's bytes).
+// alltoall, gather, scatter) is that total's count divided by the ranks (the size column stays
+// the total's bytes).
 std::size_t table_count(const CaseShape& shape) {
   return info(shape.collective).splits_by_ranks
              ? shape.count / static_cast<std::size_t>(shape.ranks)

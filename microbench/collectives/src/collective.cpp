@@ -10,7 +10,7 @@
 namespace perfgate::collectives {
 namespace {
 
-constexpr std::array<CollectiveInfo, 7> kTable{{
+constexpr std::array<CollectiveInfo, 9> kTable{{
     {"all_reduce", "all_reduce_perf", true, false, false},
     {"all_gather", "all_gather_perf", false, false, true},
     {"reduce_scatter", "reduce_scatter_perf", true, false, true},
@@ -18,6 +18,8 @@ constexpr std::array<CollectiveInfo, 7> kTable{{
     {"reduce", "reduce_perf", true, true, false},
     {"alltoall", "alltoall_perf", false, false, true},
     {"sendrecv", "sendrecv_perf", false, false, false},
+    {"gather", "gather_perf", false, true, true},
+    {"scatter", "scatter_perf", false, true, true},
 }};
 
 }  // namespace
@@ -27,10 +29,10 @@ const CollectiveInfo& info(Collective c) {
 }
 
 const std::vector<Collective>& all_collectives() {
-  static const std::vector<Collective> all{Collective::all_reduce,     Collective::all_gather,
-                                           Collective::reduce_scatter, Collective::broadcast,
-                                           Collective::reduce,         Collective::alltoall,
-                                           Collective::sendrecv};
+  static const std::vector<Collective> all{
+      Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter,
+      Collective::broadcast,  Collective::reduce,     Collective::alltoall,
+      Collective::sendrecv,   Collective::gather,     Collective::scatter};
   return all;
 }
 
@@ -44,7 +46,7 @@ Collective collective_from_string(std::string_view s) {
   }
   throw InputError(fmt::format(
       "--collective: unknown collective '{}' (all_reduce, all_gather, reduce_scatter, broadcast, "
-      "reduce, alltoall, sendrecv)",
+      "reduce, alltoall, sendrecv, gather, scatter)",
       s));
 }
 
@@ -61,8 +63,10 @@ BufferCounts buffer_counts(Collective c, std::size_t count, int ranks) {
   const auto n = static_cast<std::size_t>(ranks);
   switch (c) {
     case Collective::all_gather:
+    case Collective::gather:
       return {count / n, count};
     case Collective::reduce_scatter:
+    case Collective::scatter:
       return {count, count / n};
     default:
       return {count, count};

@@ -91,10 +91,13 @@ void expected_values(const CaseShape& s, int rank, std::size_t first, std::span<
       return input_values(s, s.root, first, out);
     case Collective::sendrecv:
       return input_values(s, (rank - 1 + s.ranks) % s.ranks, first, out);
+    case Collective::scatter:
+      return input_values(s, s.root, r * block(s) + first, out);
     case Collective::all_gather:
+    case Collective::gather:
     case Collective::alltoall: {
       // Block q of the receive buffer comes from rank q: its element k is rank q's input k
-      // (all_gather) or rank·block + k (alltoall, the block rank q sends to this rank).
+      // (all_gather, gather) or rank·block + k (alltoall, the block rank q sends to this rank).
       const std::size_t b = block(s);
       if (b == 0) return;  // fewer elements than ranks: an empty receive buffer
       for (std::size_t k = 0; k < out.size();) {
@@ -158,7 +161,8 @@ double expected_value(const CaseShape& s, int rank, std::size_t index) {
 }
 
 bool has_output(const CaseShape& s, int rank) {
-  return s.collective != Collective::reduce || rank == s.root;
+  const bool to_root = s.collective == Collective::reduce || s.collective == Collective::gather;
+  return !to_root || rank == s.root;
 }
 
 std::size_t count_wrong(const CaseShape& s, int rank, std::span<const double> output,

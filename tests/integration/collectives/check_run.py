@@ -17,6 +17,8 @@ FACTOR = {
     "broadcast": lambda n: 1.0,
     "reduce": lambda n: 1.0,
     "sendrecv": lambda n: 1.0,
+    "gather": lambda n: (n - 1) / n,
+    "scatter": lambda n: (n - 1) / n,
 }
 
 
@@ -79,7 +81,7 @@ def check_document(path, ranks):
             fail(f"{family}: per_rank_us has {len(time['extra']['per_rank_us'])} entries")
         if time["scale"]["ranks"] != ranks:
             fail(f"{family}: scale {time['scale']}")
-    if len(seen) != 14:
+    if len(seen) != 18:
         fail(f"collectives x placements in the document: {sorted(seen)}")
     if len(doc["perfgate"]["run"]["metadata"]["collectives"]["ranks"]) != ranks:
         fail("metadata.collectives.ranks has the wrong length")

@@ -11,7 +11,7 @@ for np in 1 2 4; do
   expect_exit 0 run_collectives "$np" --backend mpi --collective all -d float,bf16 -o sum,max,mulsum \
     -b 4K -e 64K -f 4 -n 2 -w 1 --output "$WORK/doc$np.json"
   cp "$WORK/out" "$WORK/table$np.txt"
-  [ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/table$np.txt")" -eq 7 ] \
+  [ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/table$np.txt")" -eq 9 ] \
     || { cat "$WORK/table$np.txt"; fail "np=$np: not every collective passed its data check"; }
   python3 "$HERE/check_run.py" "$WORK/table$np.txt" "$WORK/doc$np.json" "$np" \
     || fail "np=$np: table or document check failed"
@@ -25,7 +25,7 @@ expect_exit 0 run_collectives 3 --backend mpi --collective all \
   -d int8,uint8,int32,uint32,int64,uint64,double -o all -b 1K -e 4K -f 4 -n 1 -w 0 \
   --output "$WORK/wide.json"
 cp "$WORK/out" "$WORK/wide.txt"
-[ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/wide.txt")" -eq 7 ] \
+[ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/wide.txt")" -eq 9 ] \
   || { cat "$WORK/wide.txt"; fail "integer types: not every collective passed its data check"; }
 python3 "$HERE/check_run.py" "$WORK/wide.txt" "$WORK/wide.json" 3 || fail "integer types: table or document"
 python3 - "$WORK/wide.json" <<'PY' || fail "integer types: document series"

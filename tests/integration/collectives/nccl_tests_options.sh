@@ -24,7 +24,7 @@ expect_exit 0 run_collectives 2 --backend mpi --collective all -b 1K -e 4K -i 1K
   --output "$WORK/steps.json"
 expect_in out '^# nThread 1 nGpus 1 minBytes 1024 maxBytes 4096 step: 1024\(bytes\) warmup iters: 1 iters: 2 agg iters: 1 validation: 1 graph: 0 unalign: 0$'
 [ "$(sizes_in "$WORK/out")" = "1024 2048 3072 4096 " ] || { cat "$WORK/out"; fail "-i 1K: sizes $(sizes_in "$WORK/out")"; }
-[ "$(grep -cvE '^#|^$' "$WORK/out")" -eq 28 ] || { cat "$WORK/out"; fail "-i 1K: not 4 rows for each of 7 collectives"; }
+[ "$(grep -cvE '^#|^$' "$WORK/out")" -eq 36 ] || { cat "$WORK/out"; fail "-i 1K: not 4 rows for each of 9 collectives"; }
 cp "$WORK/out" "$WORK/steps.txt"
 python3 "$HERE/check_run.py" "$WORK/steps.txt" "$WORK/steps.json" 2 || fail "-i 1K: table or document"
 expect_exit 0 run_collectives 1 --backend mpi -b 1M -e 3M -f 1 -n 1 -w 0 -R 0
@@ -66,19 +66,20 @@ for np in 2 4; do
   expect_exit 0 counted "grouped$np" "$np" "${one_case[@]}" -m 4 --output "$WORK/grouped$np.json"
   cp "$WORK/out" "$WORK/grouped$np.txt"
   expect_in "grouped$np.txt" 'iters: 3 agg iters: 4 validation: 1'
-  [ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/grouped$np.txt")" -eq 7 ] \
+  [ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/grouped$np.txt")" -eq 9 ] \
     || { cat "$WORK/grouped$np.txt"; fail "-m 4 np=$np: a data check failed"; }
   python3 "$HERE/check_run.py" "$WORK/grouped$np.txt" "$WORK/grouped$np.json" "$np" \
     || fail "-m 4 np=$np: table or document"
   for ((rank = 0; rank < np; ++rank)); do
-    for call in MPI_Iallreduce MPI_Iallgather MPI_Ireduce_scatter_block MPI_Ibcast MPI_Ireduce MPI_Ialltoall; do
+    for call in MPI_Iallreduce MPI_Iallgather MPI_Ireduce_scatter_block MPI_Ibcast MPI_Ireduce \
+        MPI_Ialltoall MPI_Igather MPI_Iscatter; do
       [ "$(calls "grouped$np" "$rank" "$call")" -eq 24 ] \
         || { cat "$WORK/grouped$np.$rank"; fail "-m 4 np=$np rank $rank: $call not 2 placements x 3 x 4"; }
     done
     # send/receive: out of place nonblocking (3 x 4); in place one after another (none).
     [ "$(calls "grouped$np" "$rank" MPI_Isend)" -eq 12 ] || { cat "$WORK/grouped$np.$rank"; fail "MPI_Isend"; }
-    [ "$(calls "grouped$np" "$rank" MPI_Waitall)" -eq 42 ] \
-      || { cat "$WORK/grouped$np.$rank"; fail "-m 4 np=$np rank $rank: not one wait per iteration (7 x 2 x 3)"; }
+    [ "$(calls "grouped$np" "$rank" MPI_Waitall)" -eq 54 ] \
+      || { cat "$WORK/grouped$np.$rank"; fail "-m 4 np=$np rank $rank: not one wait per iteration (9 x 2 x 3)"; }
   done
 done
 python3 - "$WORK/grouped2.json" "$WORK/steps.json" <<'PY' || fail "-m 4: document"
@@ -98,12 +99,12 @@ expect_exit 0 counted plain 2 "${one_case[@]}"
 [ "$(calls plain 0 MPI_Iallreduce)" -eq 0 ] && [ "$(calls plain 0 MPI_Waitall)" -eq 0 ] \
   || { cat "$WORK/plain.0"; fail "a plain run started nonblocking operations"; }
 
-# --- -z 1: one barrier more per timed operation (7 collectives x 2 placements x 3); nothing
+# --- -z 1: one barrier more per timed operation (9 collectives x 2 placements x 3); nothing
 # else changes.
 expect_exit 0 counted blocking 2 "${one_case[@]}" -z 1 --output "$WORK/blocking.json"
 for rank in 0 1; do
   extra=$(($(calls blocking "$rank" MPI_Barrier) - $(calls plain "$rank" MPI_Barrier)))
-  [ "$extra" -eq 42 ] || fail "-z 1 rank $rank: $extra more barriers, not 42"
+  [ "$extra" -eq 54 ] || fail "-z 1 rank $rank: $extra more barriers, not 54"
 done
 python3 -c 'import json,sys; fp = json.load(open(sys.argv[1]))["perfgate"]["fingerprint"]["comparable"]; assert fp["collectives.launch"] == "-z 1", fp' \
   "$WORK/blocking.json" || fail "-z 1: fingerprint"
@@ -120,7 +121,7 @@ expect_in out 'fingerprints differ in: .*collectives\.launch'
 
 # --- -z 2 waits after each operation without a barrier: no barrier more than a plain run. -z 3
 # waits once an iteration (here a group of -m 4) and adds one barrier there, left out of the
-# time: 42 more (7 collectives x 2 placements x 3 iterations), the groups unchanged. Both say so
+# time: 54 more (9 collectives x 2 placements x 3 iterations), the groups unchanged. Both say so
 # in the header as the newest nccl-tests do, and in collectives.launch.
 expect_exit 0 counted waiting 2 "${one_case[@]}" -z 2 --output "$WORK/waiting.json"
 expect_in out '^# Blocking Enabled: wait after each inner iteration \(-m\), no barrier $'
@@ -132,7 +133,7 @@ for rank in 0 1; do
   [ "$(calls waiting "$rank" MPI_Barrier)" -eq "$(calls plain "$rank" MPI_Barrier)" ] \
     || fail "-z 2 rank $rank: a barrier more than a plain run"
   extra=$(($(calls outer "$rank" MPI_Barrier) - $(calls plain "$rank" MPI_Barrier)))
-  [ "$extra" -eq 42 ] || fail "-z 3 -m 4 rank $rank: $extra more barriers, not 42"
+  [ "$extra" -eq 54 ] || fail "-z 3 -m 4 rank $rank: $extra more barriers, not 54"
   [ "$(calls outer "$rank" MPI_Iallreduce)" -eq 24 ] || fail "-z 3 -m 4 rank $rank: not 2 x 3 x 4 grouped all_reduces"
 done
 python3 - "$WORK/waiting.json" "$WORK/outer.json" <<'PY' || fail "-z 2, -z 3: fingerprint"
@@ -217,7 +218,7 @@ expect_exit 0 run_collectives 2 --backend mpi --collective all -b 1K -e 2K -n 2 
 cp "$WORK/out" "$WORK/cycles.txt"
 [ "$(awk '!/^#/ && NF == 13 && $5 == -1 && $4 == "sum" {print $1}' "$WORK/cycles.txt" | head -6 | tr '\n' ' ')" = "1024 2048 1024 2048 1024 2048 " ] \
   || { cat "$WORK/cycles.txt"; fail "-N 3: all_reduce's rows are not the sweep three times over"; }
-[ "$(grep -cvE '^#|^$' "$WORK/cycles.txt")" -eq 42 ] || { cat "$WORK/cycles.txt"; fail "-N 3: not 7 collectives x 2 sizes x 3 cycles"; }
+[ "$(grep -cvE '^#|^$' "$WORK/cycles.txt")" -eq 54 ] || { cat "$WORK/cycles.txt"; fail "-N 3: not 9 collectives x 2 sizes x 3 cycles"; }
 python3 "$HERE/check_run.py" "$WORK/cycles.txt" "$WORK/cycles.json" 2 || fail "-N 3: table or document"
 python3 - "$WORK/cycles.json" <<'PY' || fail "-N 3: document"
 import json, sys
@@ -225,7 +226,7 @@ doc = json.load(open(sys.argv[1]))["perfgate"]
 assert doc["run"]["metadata"]["collectives"]["options"]["run_cycles"] == 3
 counts = {len(r["samples"]) for r in doc["results"]}
 assert counts == {6}, counts
-assert len(doc["results"]) == 7 * 2 * 2 * 3, len(doc["results"])  # one series each, not per cycle
+assert len(doc["results"]) == 9 * 2 * 2 * 3, len(doc["results"])  # one series each, not per cycle
 PY
 if ingest_or_skip --format nccl-tests "$WORK/cycles.txt"; then
   [ "$(sqlite3 "$WORK/store.db" "SELECT DISTINCT r.n FROM results r JOIN runs u ON u.id = r.run_id WHERE u.suite = 'nccl-tests' AND u.id = (SELECT MAX(id) FROM runs)")" = 3 ] \
@@ -274,11 +275,11 @@ import json, sys
 doc = json.load(open(sys.argv[1]))["perfgate"]
 assert doc["run"]["metadata"]["collectives"]["options"]["out_of_place"] is False
 assert {r["params"]["inplace"] for r in doc["results"]} == {"1"}, doc["results"]
-assert len(doc["results"]) == 7 * 3, len(doc["results"])
+assert len(doc["results"]) == 9 * 3, len(doc["results"])
 PY
 if ingest_or_skip --format nccl-tests "$WORK/inplace.txt"; then
-  [ "$(sqlite3 "$WORK/store.db" "SELECT DISTINCT json_extract(s.params, '\$.inplace') || ' ' || COUNT(*) FROM results r JOIN series s ON s.id = r.series_id WHERE r.run_id = (SELECT MAX(id) FROM runs)")" = "1 21" ] \
-    || fail "-O 0: the ingested table is not 21 in-place series"
+  [ "$(sqlite3 "$WORK/store.db" "SELECT DISTINCT json_extract(s.params, '\$.inplace') || ' ' || COUNT(*) FROM results r JOIN series s ON s.id = r.series_id WHERE r.run_id = (SELECT MAX(id) FROM runs)")" = "1 27" ] \
+    || fail "-O 0: the ingested table is not 27 in-place series"
 fi
 
 # --- -u 3: every operation buffer starts 3 elements past its page-aligned allocation, as
@@ -307,9 +308,10 @@ expect_in err '^perfgate-collectives: --unalign: must be from 0 to 65536$'
 expect_exit 2 run_collectives 1 --backend mpi --mode reference -u 1
 expect_in err '^perfgate-collectives: --unalign: the reference mode.s loop runs on buffers of its own, aligned$'
 
-# --- -r all: broadcast and reduce at every root in turn, as nccl-tests' -r all, in its order (a
-# type's ops, an op's roots, a root's sizes); the other collectives once, at root -1. Every
-# root's data check passes, and the document and the ingested table keep one series a root.
+# --- -r all: broadcast, reduce, gather and scatter at every root in turn, as nccl-tests' -r all,
+# in its order (a type's ops, an op's roots, a root's sizes); the other collectives once, at
+# root -1. Every root's data check passes, and the document and the ingested table keep one
+# series a root.
 expect_exit 0 run_collectives 3 --backend mpi --collective all -o sum,max -r all -b 1K -e 2K \
   -n 2 -w 1 --output "$WORK/roots.json"
 cp "$WORK/out" "$WORK/roots.txt"
@@ -318,8 +320,13 @@ python3 "$HERE/check_run.py" "$WORK/roots.txt" "$WORK/roots.json" 3 || fail "-r 
 rows_of() {
   awk -v p="$1" '/^# Collective test starting:/ {c = $NF} !/^#/ && NF == 13 && c == p {printf "%s:%s:%s ", $4, $5, $1}' "$WORK/roots.txt"
 }
-by_root() { for r in 0 1 2; do printf "%s:$r:1024 %s:$r:2048 " "$1" "$1"; done; }
+# by_root REDOP [SMALL LARGE]: the rows of every root; gather and scatter split the buffer over
+# the 3 ranks, so their sizes round down to 1020 and 2040 bytes.
+by_root() { for r in 0 1 2; do printf "%s:$r:${2:-1024} %s:$r:${3:-2048} " "$1" "$1"; done; }
 [ "$(rows_of broadcast_perf)" = "$(by_root none)" ] || { cat "$WORK/roots.txt"; fail "-r all: broadcast rows $(rows_of broadcast_perf)"; }
+for program in gather_perf scatter_perf; do
+  [ "$(rows_of "$program")" = "$(by_root none 1020 2040)" ] || { cat "$WORK/roots.txt"; fail "-r all: $program rows $(rows_of "$program")"; }
+done
 [ "$(rows_of reduce_perf)" = "$(by_root sum)$(by_root max)" ] || { cat "$WORK/roots.txt"; fail "-r all: reduce rows $(rows_of reduce_perf)"; }
 [ "$(rows_of all_reduce_perf)" = "sum:-1:1024 sum:-1:2048 max:-1:1024 max:-1:2048 " ] \
   || { cat "$WORK/roots.txt"; fail "-r all: all_reduce rows $(rows_of all_reduce_perf)"; }

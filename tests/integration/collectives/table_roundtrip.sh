@@ -26,7 +26,7 @@ for r in doc["perfgate"]["results"]:
         mean_us = sum(r["samples"]) / len(r["samples"])
         algbw = int(r["params"]["bytes"]) / (mean_us * 1e3)  # GB/s
         expected[(r["family"], json.dumps(r["params"], sort_keys=True))] = algbw * r["extra"]["busbw_factor"]
-assert len(expected) == 7 * 2 * 2 * 2, len(expected)
+assert len(expected) == 9 * 2 * 2 * 2, len(expected)
 assert set(stored) == set(expected), sorted(set(stored) ^ set(expected))[:5]
 for key, busbw in expected.items():
     assert abs(stored[key] - busbw) < 0.0051, (key, stored[key], busbw)

@@ -14,6 +14,9 @@ TEST_CASE("busbw factors follow nccl-tests") {
   CHECK(busbw_factor(Collective::broadcast, 8) == 1);
   CHECK(busbw_factor(Collective::reduce, 8) == 1);
   CHECK(busbw_factor(Collective::sendrecv, 8) == 1);
+  // gather_perf and scatter_perf: the total buffer, (n-1)/n (the root's link).
+  CHECK(busbw_factor(Collective::gather, 4) == Approx(0.75));
+  CHECK(busbw_factor(Collective::scatter, 8) == Approx(0.875));
 }
 
 TEST_CASE("algbw is bytes over time in GB/s") {
@@ -28,7 +31,12 @@ TEST_CASE("buffer counts split the total buffer where nccl-tests does") {
   CHECK(buffer_counts(Collective::reduce_scatter, 64, 4).send == 64);
   CHECK(buffer_counts(Collective::reduce_scatter, 64, 4).recv == 16);
   CHECK(buffer_counts(Collective::all_reduce, 64, 4).recv == 64);
+  CHECK(buffer_counts(Collective::gather, 64, 4).send == 16);
+  CHECK(buffer_counts(Collective::gather, 64, 4).recv == 64);
+  CHECK(buffer_counts(Collective::scatter, 64, 4).send == 64);
+  CHECK(buffer_counts(Collective::scatter, 64, 4).recv == 16);
   CHECK(usable_count(Collective::alltoall, 10, 4) == 8);
+  CHECK(usable_count(Collective::scatter, 10, 4) == 8);
   CHECK(usable_count(Collective::all_reduce, 10, 4) == 10);
 }
 
@@ -37,5 +45,9 @@ TEST_CASE("collective names parse, including nccl-tests program names") {
   CHECK(collective_from_string("allreduce") == Collective::all_reduce);
   CHECK(collective_from_string("alltoall_perf") == Collective::alltoall);
   CHECK_THROWS_AS(collective_from_string("allreduce2"), perfgate::InputError);
-  CHECK(all_collectives().size() == 7);
+  CHECK(collective_from_string("gather_perf") == Collective::gather);
+  CHECK(collective_from_string("scatter") == Collective::scatter);
+  CHECK(info(Collective::gather).has_root);
+  CHECK_FALSE(info(Collective::scatter).reduces);
+  CHECK(all_collectives().size() == 9);
 }

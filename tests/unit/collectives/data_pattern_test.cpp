@@ -60,6 +60,16 @@ std::vector<double> simulate(const CaseShape& s, int rank, Reduction how = Reduc
       for (std::size_t i = 0; i < s.count; ++i)
         out.push_back(input_value(s, (rank + s.ranks - 1) % s.ranks, i));
       break;
+    case Collective::gather:
+      // Only the root receives; another rank's buffer keeps the zeros it was cleared to.
+      for (int r = 0; r < s.ranks; ++r)
+        for (std::size_t i = 0; i < block; ++i)
+          out.push_back(rank == s.root ? input_value(s, r, i) : 0.0);
+      break;
+    case Collective::scatter:
+      for (std::size_t i = 0; i < block; ++i)
+        out.push_back(input_value(s, s.root, static_cast<std::size_t>(rank) * block + i));
+      break;
   }
   return out;
 }
@@ -287,4 +297,26 @@ TEST_CASE("every datatype and op is checked exactly, integer averages truncated"
     if (std::trunc(sum / 3) != sum / 3) ++fractional;
   }
   CHECK(fractional > 0);
+}
+
+TEST_CASE("gather is checked on its root only; scatter's blocks come from the root") {
+  const CaseShape gather{Collective::gather, DataType::f32, ReduceOp::sum, 2, 4, 32};
+  CHECK(has_output(gather, 2));
+  CHECK_FALSE(has_output(gather, 1));
+  std::vector<double> at_root = simulate(gather, 2);
+  // Blocks in rank order: swapping the first two is caught in every element that differs.
+  std::rotate(at_root.begin(), at_root.begin() + 8, at_root.begin() + 16);
+  CHECK(count_wrong(gather, 2, at_root) == 16);
+
+  // Blocks of 4: the values repeat every 8 elements (to stay exact in fp8), so a block taken
+  // from a multiple of 8 elements away would read the same.
+  const CaseShape scatter{Collective::scatter, DataType::f32, ReduceOp::sum, 2, 4, 16};
+  CHECK(has_output(scatter, 1));
+  std::vector<double> from_self(4);
+  for (std::size_t i = 0; i < from_self.size(); ++i) from_self[i] = input_value(scatter, 1, 4 + i);
+  CHECK(count_wrong(scatter, 1, from_self) == from_self.size());
+  std::vector<double> wrong_block(4);
+  for (std::size_t i = 0; i < wrong_block.size(); ++i)
+    wrong_block[i] = input_value(scatter, 2, i);  // the root's block 0, not block 1
+  CHECK(count_wrong(scatter, 1, wrong_block) == wrong_block.size());
 }

@@ -7,8 +7,8 @@
 
 namespace perfgate {
 
-// `collective`: "all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast", "reduce"
-// or "sendrecv"; nullopt for any other name or fewer than one rank.
+// `collective`: "all_reduce", "all_gather", "reduce_scatter", "alltoall", "gather", "scatter",
+// "broadcast", "reduce" or "sendrecv"; nullopt for any other name or fewer than one rank.
 std::optional<double> bus_bandwidth_factor(std::string_view collective, int ranks);
 
 }  // namespace perfgate

@@ -15,14 +15,16 @@ enum class Collective {
   broadcast,
   reduce,
   alltoall,
-  sendrecv
+  sendrecv,
+  gather,
+  scatter
 };
 
 struct CollectiveInfo {
   std::string_view name;       // "all_reduce"
   std::string_view perf_name;  // nccl-tests program name, "all_reduce_perf"
   bool reduces;                // takes a reduction op
-  bool has_root;               // broadcast, reduce
+  bool has_root;               // broadcast, reduce, gather, scatter
   bool splits_by_ranks;        // the size is a total buffer split into one block per rank
 };
 

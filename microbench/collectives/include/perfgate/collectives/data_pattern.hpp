@@ -33,7 +33,7 @@ double input_value(const CaseShape& shape, int rank, std::size_t index);
 double premul_scalar(const CaseShape& shape, int rank);
 // Element `index` of the receive buffer of `rank` after the collective.
 double expected_value(const CaseShape& shape, int rank, std::size_t index);
-// True when `rank` has an output to check (reduce: only the root).
+// True when `rank` has an output to check (reduce, gather: only the root).
 bool has_output(const CaseShape& shape, int rank);
 // Elements of `output` (the receive buffer of `rank`) not equal to the expected value; an
 // average over a rank count that is not a power of two may differ by its rounding (2 × the
