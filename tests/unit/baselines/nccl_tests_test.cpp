@@ -225,6 +225,25 @@ TEST_CASE("bandwidths printed as 0.00 are recomputed from size and time") {
   const std::string p = "collectives.all_reduce/bytes:8/dtype:f32/inplace:0/redop:sum/root:-1";
   CHECK(find_series(bare, p + "@algbw").samples.front() == Approx(algbw).epsilon(1e-12));
   CHECK(find_series(bare, p + "@busbw").samples == std::vector<double>{0.0});
+
+  // gather_perf and scatter_perf on 4 ranks: their bus factor (n - 1) / n = 0.75.
+  for (const std::string op : {"gather", "scatter"}) {
+    const Run rooted = from_nccl_tests_log(
+        "# Collective test starting: " + op +
+            "_perf\n"
+            "#  Rank  0 Group  0 Pid   1619 on         n1 device  0 [0000:1b:00] NVIDIA H200\n"
+            "#  Rank  1 Group  0 Pid   1620 on         n1 device  1 [0000:2b:00] NVIDIA H200\n"
+            "#  Rank  2 Group  0 Pid   1621 on         n1 device  2 [0000:3b:00] NVIDIA H200\n"
+            "#  Rank  3 Group  0 Pid   1622 on         n1 device  3 [0000:4b:00] NVIDIA H200\n"
+            "#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+            "           8             0     float    none       0    41.22    0.00    0.00      "
+            "0\n",
+        "rooted.log");
+    const std::string q =
+        "collectives." + op + "/bytes:8/dtype:f32/inplace:0/redop:none/root:0@busbw";
+    INFO(op);
+    CHECK(find_series(rooted, q).samples.front() == Approx(algbw * 0.75).epsilon(1e-12));
+  }
 }
 
 namespace {
