@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <span>
 #include <vector>
@@ -13,73 +14,158 @@ std::size_t block(const CaseShape& s) {
   return s.count / static_cast<std::size_t>(s.ranks);
 }
 
-bool sum_or_product(const CaseShape& s) {
-  return info(s.collective).reduces && s.op != ReduceOp::min && s.op != ReduceOp::max;
+// Reductions: two ranks contribute to each element, j mod n and j + 1 mod n (as nccl-tests
+// keeps its sums exact), and every other rank holds the op's neutral value in the pattern's
+// range (0 to a sum, 1 to a product or max, 8 to a min), so the result varies along the buffer
+// at any rank count and costs two inputs to compute. A sum gets 1, 2 or 4 from each (at most
+// 8: exact even in fp8 e5m2, at every step of any reduction order); a product or a
+// premultiplied sum 1 or 2, the first contributor's from bit 0 of j and the second's from bit 1
+// (a product at most 4; a premultiplied sum at most 8 after the scalar's 2); a min or max 1..8,
+// the second's 3 past the first's (mod 8), so that either may hold the result. Products and
+// min/max read j, not j + rank, which is a function of j where 2, 4 or 8 divide n.
+// `j` is the pattern index below.
+double contribution(const CaseShape& s, std::size_t j, std::size_t rank) {
+  const bool second = rank != j % static_cast<std::size_t>(s.ranks);
+  switch (s.op) {
+    case ReduceOp::sum:
+    case ReduceOp::avg:
+      return static_cast<double>(1u << ((j + rank) % 3));
+    case ReduceOp::prod:
+    case ReduceOp::mulsum:
+      return 1.0 + static_cast<double>((j >> (second ? 1 : 0)) & 1);
+    case ReduceOp::min:
+    case ReduceOp::max:
+      break;
+  }
+  return 1.0 + static_cast<double>((j + (second ? 3 : 0)) % 8);
 }
 
-// Sums and products: two ranks contribute to each element, i mod n and i + 1 mod n (as
-// nccl-tests keeps its sums exact), with 1, 2 or 4 to a sum (at most 8: exact even in fp8 e5m2,
-// at every step of any reduction order) and 2 or 1 to a product (at most 4); the others add 0
-// or multiply by 1. A premultiplied sum gets 1 or 2, which its scalar makes at most 4 (a sum's
-// 4, doubled, beside a 1 would make 9, which e5m2 cannot hold).
-double contribution(ReduceOp op, std::size_t index, std::size_t rank) {
-  if (op == ReduceOp::prod) return (index + rank) % 2 == 0 ? 2.0 : 1.0;
-  if (op == ReduceOp::mulsum) return (index + rank) % 2 == 0 ? 1.0 : 2.0;
-  return static_cast<double>(1u << ((index + rank) % 3));
+double neutral(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::sum:
+    case ReduceOp::avg:
+    case ReduceOp::mulsum:
+      return 0.0;
+    case ReduceOp::min:
+      return 8.0;
+    case ReduceOp::prod:
+    case ReduceOp::max:
+      break;
+  }
+  return 1.0;
+}
+
+// Rank r's input at pattern index j. Copies: 1 + (j + 3r) mod 8, exact in every datatype, and
+// different on any eight consecutive ranks.
+double input_at(const CaseShape& s, std::size_t rank, std::size_t j) {
+  const auto n = static_cast<std::size_t>(s.ranks);
+  if (!info(s.collective).reduces) return 1.0 + static_cast<double>((j + 3 * rank) % 8);
+  const bool contributes = rank == j % n || rank == (j + 1) % n;
+  return contributes ? contribution(s, j, rank) : neutral(s.op);
 }
 
 // A contributing rank's input as the reduction adds it: times its premultiplier.
-double premultiplied(const CaseShape& s, std::size_t index, std::size_t rank) {
-  return contribution(s.op, index, rank) * premul_scalar(s, static_cast<int>(rank));
+double premultiplied(const CaseShape& s, std::size_t j, std::size_t rank) {
+  return contribution(s, j, rank) * premul_scalar(s, static_cast<int>(rank));
 }
 
-// The reduction over every rank of element `i`, in O(1) rather than one input per rank (a
-// check of 1 GiB of floats over 64 ranks would otherwise compute 17 G inputs on each rank).
-// Sums and products: only the two contributing ranks count. Min and max: rank r holds 1 + (i + 3r)
-// mod 8, and as 3 is invertible mod 8 the first eight ranks already hold every value any rank does.
-double reduced(const CaseShape& s, std::size_t i) {
+// The reduction over every rank at pattern index j, from its two contributing ranks: O(1)
+// rather than one input per rank (a check of 1 GiB of floats over 64 ranks would otherwise
+// compute 17 G inputs on each rank).
+double reduced_at(const CaseShape& s, std::size_t j) {
   const auto n = static_cast<std::size_t>(s.ranks);
-  if (s.op == ReduceOp::min || s.op == ReduceOp::max) {
-    double acc = input_value(s, 0, i);
-    for (int r = 1; r < static_cast<int>(std::min<std::size_t>(n, 8)); ++r)
-      acc = combine(s.op, acc, input_value(s, r, i));
-    return acc;
-  }
-  const std::size_t first = i % n, second = (i + 1) % n;
-  double acc = premultiplied(s, i, first);
-  if (second != first) acc = combine(s.op, acc, premultiplied(s, i, second));
+  const std::size_t first = j % n, second = (j + 1) % n;
+  double acc = premultiplied(s, j, first);
+  if (second != first) acc = combine(s.op, acc, premultiplied(s, j, second));
   if (s.op != ReduceOp::avg) return acc;
   // An integer average is the sum divided in integer arithmetic: truncated (NCCL's, and the
   // MPI backend's conversion back into the type).
   return is_integer(s.dtype) ? std::trunc(acc / s.ranks) : acc / s.ranks;
 }
 
-// A pattern value depends on its index only through the index mod n (the ranks contributing
-// to a sum or product), mod 3 and mod 2 (their contributions) and mod 8 (every other input), so
-// inputs and reductions repeat every lcm(n, 24) elements.
+// input_at and reduced_at depend on j only through j mod n (the contributing ranks), mod 3 and
+// mod 8 (their contributions, and copies' inputs; a product's bits mod 4): they repeat every
+// lcm(n, 24).
 std::size_t pattern_period(const CaseShape& s) {
-  return std::lcm(static_cast<std::size_t>(s.ranks), std::size_t{24});
+  return std::lcm(static_cast<std::size_t>(s.ranks), std::size_t{24});  // at most 24 x INT_MAX
 }
 
-// out[k] = value(first + k): one period computed, every later element copied from a period
-// back (a buffer of a few GiB is checked at copy speed, not at a few divisions an element).
-template <class Value>
-void fill_periodic(std::size_t period, std::size_t first, std::span<double> out, Value value) {
-  const std::size_t computed = std::min(period, out.size());
-  for (std::size_t k = 0; k < computed; ++k) out[k] = value(first + k);
-  for (std::size_t k = computed; k < out.size(); ++k) out[k] = out[k - period];
+// A buffer's element i does not read pattern index i, which would repeat every period: every
+// chunk of kChunk elements starts at a place of its own in the period, drawn by a hash of the
+// chunk's number (and of the rank's group of eight, below). Then a block moved by any distance
+// (alltoall's or scatter's block for another rank, a block of every eighth rank's data in an
+// all_gather over 16 ranks, an offset by a multiple of the period) reads other values in most
+// chunks, where a period of 24 let a block moved by a multiple of it pass whole.
+constexpr std::size_t kChunk = 16;
+
+std::uint64_t mix(std::uint64_t x) {  // SplitMix64's finaliser
+  x += 0x9e3779b97f4a7c15u;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+  return x ^ (x >> 31);
+}
+
+// Where `chunk` starts in the period for `rank`. A reduction's ranks must agree on which two of
+// them contribute to an element, so they share every start; a copy's ranks share them by
+// eight consecutive ranks (which 3r keeps apart), and other groups have starts of their own.
+struct ChunkStart {
+  std::size_t period;
+  std::uint64_t group_key;
+  // The hash's top 32 bits scaled to [0, period) by a multiply, not a division (a division a
+  // chunk cost a fill as much as the rest of it). Below period whatever it is; even below
+  // 2^32 at a period past 2^32 (n near 2^28), where the product wraps.
+  std::size_t operator()(std::size_t chunk) const {
+    return static_cast<std::size_t>(((mix(group_key + chunk) >> 32) * period) >> 32);
+  }
+};
+
+ChunkStart chunk_start(const CaseShape& s, std::size_t rank) {
+  const std::size_t group = info(s.collective).reduces ? 0 : rank / 8;
+  return {pattern_period(s), mix(group)};
+}
+
+// out[k] = at(j) for buffer element first + k, with j its pattern index (below one period plus a
+// chunk). A long piece computes one period and copies each chunk's run from it, so a buffer of a
+// few GiB is written and checked at about copy speed, not at a few divisions an element.
+template <class At>
+void fill_pattern(const ChunkStart& start, std::size_t first, std::span<double> out, At at) {
+  const std::size_t period = start.period;
+  std::vector<double> table;
+  if (out.size() > period) {
+    table.resize(period + kChunk);
+    for (std::size_t j = 0; j < table.size(); ++j) table[j] = at(j);
+  }
+  std::size_t chunk = first / kChunk, within = first % kChunk;
+  std::size_t chunk_at = (first - within) % period;  // the chunk's first index, mod the period
+  for (std::size_t k = 0; k < out.size(); ++chunk, within = 0) {
+    const std::size_t n = std::min(out.size() - k, kChunk - within);
+    std::size_t j = chunk_at + start(chunk);
+    if (j >= period) j -= period;
+    j += within;
+    if (table.empty()) {
+      for (std::size_t m = 0; m < n; ++m) out[k + m] = at(j + m);
+    } else if (n == kChunk) {  // a whole chunk: a copy of constant length, unrolled
+      std::copy_n(table.begin() + static_cast<std::ptrdiff_t>(j), kChunk, out.begin() + k);
+    } else {
+      std::copy_n(table.begin() + static_cast<std::ptrdiff_t>(j), n, out.begin() + k);
+    }
+    k += n;
+    chunk_at += kChunk;
+    if (chunk_at >= period) chunk_at -= period;
+  }
 }
 
 void input_values(const CaseShape& s, int rank, std::size_t first, std::span<double> out) {
-  fill_periodic(pattern_period(s), first, out,
-                [&](std::size_t i) { return input_value(s, rank, i); });
+  const auto r = static_cast<std::size_t>(rank);
+  fill_pattern(chunk_start(s, r), first, out, [&](std::size_t j) { return input_at(s, r, j); });
 }
 
 // Elements [first, first + out.size()) of the receive buffer of `rank`.
 void expected_values(const CaseShape& s, int rank, std::size_t first, std::span<double> out) {
   const auto r = static_cast<std::size_t>(rank);
+  // A reduction reads every rank's element at one pattern index: rank 0's, as every rank's.
   const auto reduced_from = [&](std::size_t index) {
-    fill_periodic(pattern_period(s), index, out, [&](std::size_t i) { return reduced(s, i); });
+    fill_pattern(chunk_start(s, 0), index, out, [&](std::size_t j) { return reduced_at(s, j); });
   };
   switch (s.collective) {
     case Collective::all_reduce:
@@ -141,13 +227,9 @@ double case_buffer_bytes(const CaseShape& s) {
 }
 
 double input_value(const CaseShape& s, int rank, std::size_t index) {
-  const auto r = static_cast<std::size_t>(rank), n = static_cast<std::size_t>(s.ranks);
-  if (sum_or_product(s)) {
-    const bool contributes = r == index % n || r == (index + 1) % n;
-    if (contributes) return contribution(s.op, index, r);
-    return s.op == ReduceOp::prod ? 1.0 : 0.0;
-  }
-  return 1.0 + static_cast<double>((index + 3 * r) % 8);  // 1..8: exact in every datatype
+  double value = 0;
+  input_values(s, rank, index, std::span<double>(&value, 1));
+  return value;
 }
 
 double premul_scalar(const CaseShape& s, int rank) {

@@ -93,8 +93,8 @@ TEST_CASE("a correct result has no wrong elements; a corrupted one is counted") 
 }
 
 TEST_CASE("reductions are checked right at any rank count") {
-  // expected_value folds two ranks (sums, products) or at most eight (min, max) in closed
-  // form; simulate() folds every rank's input.
+  // expected_value folds the two contributing ranks in closed form; simulate() folds every
+  // rank's input.
   for (Collective c : {Collective::all_reduce, Collective::reduce_scatter, Collective::reduce}) {
     for (ReduceOp op : all_reduce_ops()) {
       for (int ranks : {1, 2, 3, 5, 7, 8, 9, 16, 17, 24, 64}) {
@@ -109,10 +109,11 @@ TEST_CASE("reductions are checked right at any rank count") {
   }
 }
 
-TEST_CASE("the pattern repeats every lcm(ranks, 24) elements, so a check copies periods") {
-  // Buffers many periods long, read from offsets inside a period and past it, at rank counts
-  // that divide 24, share a factor with it or none: every expected value and input agrees with
-  // the definition element by element, and one wrong element far past the first period counts.
+TEST_CASE("a long piece, copied from a table of one period, agrees with elements taken alone") {
+  // Buffers many periods of lcm(ranks, 24) long, read from offsets inside a period and past it,
+  // at rank counts that divide 24, share a factor with it or none: every expected value and
+  // input agrees with the one computed alone, and one wrong element far past the first period
+  // counts.
   for (const int ranks : {1, 2, 3, 5, 7, 16, 25}) {
     for (const Collective c : all_collectives()) {
       for (const ReduceOp op : all_reduce_ops()) {
@@ -308,8 +309,6 @@ TEST_CASE("gather is checked on its root only; scatter's blocks come from the ro
   std::rotate(at_root.begin(), at_root.begin() + 8, at_root.begin() + 16);
   CHECK(count_wrong(gather, 2, at_root) == 16);
 
-  // Blocks of 4: the values repeat every 8 elements (to stay exact in fp8), so a block taken
-  // from a multiple of 8 elements away would read the same.
   const CaseShape scatter{Collective::scatter, DataType::f32, ReduceOp::sum, 2, 4, 16};
   CHECK(has_output(scatter, 1));
   std::vector<double> from_self(4);
@@ -319,4 +318,40 @@ TEST_CASE("gather is checked on its root only; scatter's blocks come from the ro
   for (std::size_t i = 0; i < wrong_block.size(); ++i)
     wrong_block[i] = input_value(scatter, 2, i);  // the root's block 0, not block 1
   CHECK(count_wrong(scatter, 1, wrong_block) == wrong_block.size());
+}
+
+TEST_CASE("a block from the wrong place is caught at any distance, the period's included") {
+  // Each value is one of eight (exact in fp8), so index i alone would repeat every 8 elements
+  // and every lcm(ranks, 24) with the ranks' contributions: a block moved by a multiple of that
+  // read the same, whole. Chunks of the buffer start at hashed places instead, so most of such
+  // a block is wrong. Blocks here are multiples of the period.
+  const auto at_least_half_wrong = [](const CaseShape& s, int rank, std::span<const double> out) {
+    INFO(info(s.collective).name << " " << op_name(s.op) << " ranks " << s.ranks);
+    REQUIRE(count_wrong(s, rank, simulate(s, rank)) == 0);
+    CHECK(count_wrong(s, rank, out) >= out.size() / 2);
+  };
+  // alltoall: rank 1 receives from every rank the block that rank sends to rank 2 (192 away).
+  const CaseShape alltoall{Collective::alltoall, DataType::f32, ReduceOp::sum, 0, 4, 4 * 96};
+  at_least_half_wrong(alltoall, 1, simulate(alltoall, 2));
+  // scatter: rank 1 receives the root's block 0 (48 away).
+  const CaseShape scatter{Collective::scatter, DataType::bf16, ReduceOp::sum, 0, 4, 4 * 48};
+  at_least_half_wrong(scatter, 1, simulate(scatter, 0));
+  // all_gather over 16 ranks: each block holds the rank's 8 ranks on (3 x 8 = 0 mod 8).
+  const CaseShape gather16{Collective::all_gather, DataType::f8e4m3, ReduceOp::sum, 0, 16, 16 * 48};
+  std::vector<double> skewed = simulate(gather16, 0);
+  std::rotate(skewed.begin(), skewed.begin() + 8 * 48, skewed.end());
+  at_least_half_wrong(gather16, 0, skewed);
+  // reduce_scatter: the last rank receives block 0 (over 4 ranks 3072 away, a multiple of 12;
+  // a product on an even rank count, and a min or max over 8 ranks or more, were constant).
+  for (const int ranks : {4, 16}) {
+    for (const ReduceOp op : all_reduce_ops()) {
+      const CaseShape rs{Collective::reduce_scatter, DataType::f32, op, 0, ranks, 1024u * ranks};
+      at_least_half_wrong(rs, ranks - 1, simulate(rs, 0));
+    }
+  }
+  // all_reduce over 8 ranks, its output moved by one period (24 elements).
+  const CaseShape ar{Collective::all_reduce, DataType::f16, ReduceOp::sum, 0, 8, 960};
+  std::vector<double> moved = simulate(ar, 0);
+  std::rotate(moved.begin(), moved.begin() + 24, moved.end());
+  at_least_half_wrong(ar, 0, moved);
 }
