@@ -50,7 +50,8 @@ class Backend {
 
   // Allocates buffers for `shape` and fills the inputs with the pattern.
   virtual void prepare(const CaseShape& shape, bool in_place) = 0;
-  virtual void refill() = 0;  // restores the inputs (an in-place operation overwrites them)
+  // Restores the inputs (an in-place operation overwrites them), as the pattern's `draw`.
+  virtual void refill(std::uint32_t draw) = 0;
   virtual void launch() = 0;  // one operation; may return before it completes
   virtual void wait() = 0;    // every launched operation has completed
   // This rank's output (its receive buffer, or what stands for it), a piece at a time in order:

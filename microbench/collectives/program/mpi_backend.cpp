@@ -112,7 +112,7 @@ class MpiBackend final : public Backend {
     recv_view_ = std::span<std::byte>(recv_).subspan(shift);
     send_view_ = std::span<std::byte>(send_).subspan(shift);
     premultiplied_view_ = std::span<std::byte>(premultiplied_).subspan(shift);
-    refill();
+    refill(shape.draw);
   }
 
   MemoryShare memory_share() const override { return share_; }
@@ -131,7 +131,8 @@ class MpiBackend final : public Backend {
     return mapped_bytes(send_) + mapped_bytes(recv_) + mapped_bytes(premultiplied_);
   }
 
-  void refill() override {
+  void refill(std::uint32_t draw) override {
+    shape_.draw = draw;
     const std::size_t size = type_size(shape_.dtype);
     std::span<std::byte> target = send_view_;
     if (in_place_) {

@@ -249,7 +249,7 @@ class NcclBackend final : public Backend {
     // As allocated (ncclMemAlloc's granularity) and registered (-R).
     buffer_memory_ += memory_in_use() - in_use_before;
     PG_CHECK(cudaMemset(recv_.data() + shift_, 0, std::max(counts.send, counts.recv) * size));
-    refill();
+    refill(shape.draw);
   }
 
   MemoryShare memory_share() const override { return share_; }
@@ -264,7 +264,8 @@ class NcclBackend final : public Backend {
   std::int64_t buffer_memory() const override { return buffer_memory_; }
 
   // Through a host piece at a time: the staging stays small whatever the buffer's size.
-  void refill() override {
+  void refill(std::uint32_t draw) override {
+    shape_.draw = draw;
     const std::size_t size = type_size(shape_.dtype);
     std::vector<std::byte> host;
     for_each_piece(send_count_, [&](std::size_t first, std::size_t n) {

@@ -18,12 +18,15 @@ double micros(Clock::duration d) {
 std::size_t check_output(Backend& backend, const Communicator& comm, int peer_rank,
                          Watchdog& watchdog, const CaseShape& shape, int times) {
   std::size_t wrong = 0;
+  // Check i on draw i of the pattern: each check moves other values through the collective.
+  CaseShape drawn = shape;
   for (int i = 0; i < times && wrong == 0; ++i) {
-    backend.refill();
+    drawn.draw = static_cast<std::uint32_t>(i);
+    backend.refill(drawn.draw);
     backend.run_loop(1, [&] { watchdog.arm(); });
     std::size_t mine = 0;
     backend.read_output([&](std::size_t first, std::span<const std::byte> bytes) {
-      mine += count_wrong_encoded(shape, peer_rank, first, bytes);
+      mine += count_wrong_encoded(drawn, peer_rank, first, bytes);
     });
     wrong = comm.sum(mine);  // the same on every rank: all stop together
     watchdog.disarm();
@@ -37,7 +40,7 @@ BitwiseDifference check_repeatability(Backend& backend, const Communicator& comm
   std::vector<std::byte> reference;
   BitwiseDifference mine;
   for (int repeat = 0; repeat <= repeats; ++repeat) {
-    backend.refill();
+    backend.refill(shape.draw);  // every repeat on the reference's inputs
     backend.run_loop(1, [&] { watchdog.arm(); });
     backend.read_output([&](std::size_t first, std::span<const std::byte> bytes) {
       const std::size_t at = first * element_bytes;

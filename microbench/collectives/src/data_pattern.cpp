@@ -120,8 +120,8 @@ struct ChunkStart {
 };
 
 ChunkStart chunk_start(const CaseShape& s, std::size_t rank) {
-  const std::size_t group = info(s.collective).reduces ? 0 : rank / 8;
-  return {pattern_period(s), mix(group)};
+  const std::uint64_t group = info(s.collective).reduces ? 0 : rank / 8;
+  return {pattern_period(s), mix(group ^ (std::uint64_t{s.draw} << 32))};
 }
 
 // out[k] = at(j) for buffer element first + k, with j its pattern index (below one period plus a

@@ -163,6 +163,12 @@ for rank in 0 1; do
   extra=$(($(calls checked_thrice "$rank" MPI_Allreduce) - $(calls checked_once "$rank" MPI_Allreduce)))
   [ "$extra" -eq 8 ] || fail "-c 3 rank $rank: $extra more MPI_Allreduce calls, not 8"
 done
+# Each checked operation fills the next draw of the pattern (the same values in other places) and
+# is judged against that draw: every collective, op and root on 3 ranks passes all three checks.
+expect_exit 0 run_collectives 3 --backend mpi --collective all -b 96 -e 192 -n 1 -w 0 -c 3 \
+  -o all -r all
+[ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/out")" -eq 9 ] ||
+  fail "-c 3 over every collective: not 9 tables without wrong elements"
 expect_exit 0 run_collectives 2 --backend mpi -b 4K -e 4K -n 1 -w 0 -c 0
 expect_in out 'validation: 0 graph: 0 unalign: 0$'
 [ "$(awk '!/^#/ && NF == 13 {print $9 $13}' "$WORK/out")" = "N/AN/A" ] || { cat "$WORK/out"; fail "-c 0: #wrong is not N/A"; }

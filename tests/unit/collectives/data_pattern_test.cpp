@@ -355,3 +355,24 @@ TEST_CASE("a block from the wrong place is caught at any distance, the period's 
   std::rotate(moved.begin(), moved.begin() + 24, moved.end());
   at_least_half_wrong(ar, 0, moved);
 }
+
+TEST_CASE("each draw of the pattern moves other values through the collective") {
+  // -c N checks draw 0, 1, ... N-1: the same values in other places, so a fault that depends on
+  // the data gets N chances. A draw's output is right against its own expected values only.
+  for (const Collective c : all_collectives()) {
+    for (const ReduceOp op : {ReduceOp::sum, ReduceOp::max}) {
+      CaseShape first{c, DataType::bf16, op, 1, 4, 4 * 64};
+      CaseShape second = first;
+      second.draw = 1;
+      INFO(info(c).name << " " << op_name(op));
+      const std::vector<double> out = simulate(second, 1);
+      if (!has_output(second, 1)) continue;
+      CHECK(count_wrong(second, 1, out) == 0);
+      CHECK(count_wrong(first, 1, out) >= out.size() / 2);
+      std::size_t moved = 0;
+      for (std::size_t i = 0; i < first.count; ++i)
+        moved += input_value(first, 2, i) != input_value(second, 2, i) ? 1 : 0;
+      CHECK(moved >= first.count / 2);
+    }
+  }
+}

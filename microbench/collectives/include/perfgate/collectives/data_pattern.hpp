@@ -3,6 +3,7 @@
 // of its own output without moving data (the nccl-tests data check, on the host).
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include "perfgate/collectives/collective.hpp"
@@ -18,6 +19,9 @@ struct CaseShape {
   int root = 0;
   int ranks = 1;
   std::size_t count = 0;  // the table count
+  // Which of the pattern's input sets: the same values in other places (each chunk of the
+  // buffer starts elsewhere), so that repeated checks (-c N) see N different inputs.
+  std::uint32_t draw = 0;
 };
 
 // Bytes one rank allocates for `shape`: its send buffer and a receive buffer big enough for the
