@@ -18,7 +18,14 @@ if(TARGET perfgate-collectives)
   perfgate_integration_test(collectives_nccl_tests_options collectives/nccl_tests_options.sh LABELS mpi TIMEOUT 300)
   set_property(TEST collectives_nccl_tests_options APPEND PROPERTY ENVIRONMENT
     "MPI_CALL_COUNTER=$<TARGET_FILE:perfgate_mpi_call_counter>")
+  # The data check against an MPI made to deliver wrong results (tests/support).
+  add_library(perfgate_mpi_faults MODULE ${CMAKE_CURRENT_SOURCE_DIR}/support/mpi_faults.cpp)
+  target_link_libraries(perfgate_mpi_faults PRIVATE MPI::MPI_CXX)
+  perfgate_warnings(perfgate_mpi_faults)
+  perfgate_integration_test(collectives_data_check_faults collectives/data_check_faults.sh LABELS mpi TIMEOUT 200)
+  set_property(TEST collectives_data_check_faults APPEND PROPERTY ENVIRONMENT
+    "MPI_FAULTS=$<TARGET_FILE:perfgate_mpi_faults>")
   set_tests_properties(collectives_nccl_tests_options collectives_mpi_operations collectives_stragglers_watchdog collectives_table_roundtrip
     collectives_modes collectives_nccl_tests_compare collectives_nccl_no_device collectives_memory_limit
-    collectives_nccl_tests_reports collectives_split_groups PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK mpi_cores)
+    collectives_nccl_tests_reports collectives_split_groups collectives_data_check_faults PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK mpi_cores)
 endif()

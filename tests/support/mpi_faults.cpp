@@ -1,0 +1,66 @@
+// A PMPI interposer for tests, loaded with LD_PRELOAD: makes one collective deliver a wrong
+// result, as a broken library, transport or device would, so that a test can watch
+// perfgate-collectives' data check catch it in real processes. MPI_FAULT names the fault:
+//   alltoall_next_block  out-of-place MPI_Alltoall sends each peer the block meant for the next
+//                        peer (a displacement off by one block: the values are all right, only
+//                        their place is wrong)
+//   allreduce_sign       MPI_Allreduce of more than one element flips the sign bit of element
+//                        count / 2 of rank 0's result (the program's own bookkeeping reduces
+//                        single values, which stay right)
+// Any other value, or none, passes every call through unchanged.
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+bool fault_is(std::string_view name) {
+  const char* chosen = std::getenv("MPI_FAULT");
+  return chosen != nullptr && name == chosen;
+}
+
+std::size_t type_bytes(MPI_Datatype t) {
+  int size = 0;
+  PMPI_Type_size(t, &size);
+  return static_cast<std::size_t>(size);
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Alltoall(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                 MPI_Comm c) {
+  if (!fault_is("alltoall_next_block") || s == MPI_IN_PLACE)
+    return PMPI_Alltoall(s, sn, st, r, rn, rt, c);
+  int ranks = 0;
+  PMPI_Comm_size(c, &ranks);
+  const std::size_t block = static_cast<std::size_t>(sn) * type_bytes(st);
+  const auto* in = static_cast<const std::byte*>(s);
+  std::vector<std::byte> shifted(block * static_cast<std::size_t>(ranks));
+  for (int peer = 0; peer < ranks; ++peer) {
+    const auto meant_for_next = static_cast<std::size_t>((peer + 1) % ranks);
+    std::memcpy(shifted.data() + static_cast<std::size_t>(peer) * block,
+                in + meant_for_next * block, block);
+  }
+  return PMPI_Alltoall(shifted.data(), sn, st, r, rn, rt, c);
+}
+
+int MPI_Allreduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c) {
+  const int status = PMPI_Allreduce(s, r, n, t, o, c);
+  int rank = 0;
+  PMPI_Comm_rank(c, &rank);
+  if (fault_is("allreduce_sign") && n > 1 && rank == 0) {
+    // The element's most significant byte, little-endian: its sign bit.
+    const std::size_t size = type_bytes(t);
+    static_cast<std::byte*>(r)[static_cast<std::size_t>(n / 2) * size + size - 1] ^=
+        std::byte{0x80};
+  }
+  return status;
+}
+
+}  // extern "C"
