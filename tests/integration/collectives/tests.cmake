@@ -10,21 +10,22 @@ if(TARGET perfgate-collectives)
   perfgate_integration_test(collectives_memory_limit collectives/memory_limit.sh LABELS mpi TIMEOUT 200)
   perfgate_integration_test(collectives_nccl_tests_reports collectives/nccl_tests_reports.sh LABELS mpi TIMEOUT 200)
   perfgate_integration_test(collectives_split_groups collectives/split_groups.sh LABELS mpi TIMEOUT 300)
-  # -i, -m, -z as nccl-tests has them; a PMPI call counter (tests/support) shows how each
-  # timed loop launched its operations.
-  add_library(perfgate_mpi_call_counter MODULE ${CMAKE_CURRENT_SOURCE_DIR}/support/mpi_call_counter.cpp)
-  target_link_libraries(perfgate_mpi_call_counter PRIVATE MPI::MPI_CXX)
-  perfgate_warnings(perfgate_mpi_call_counter)
-  perfgate_integration_test(collectives_nccl_tests_options collectives/nccl_tests_options.sh LABELS mpi TIMEOUT 300)
-  set_property(TEST collectives_nccl_tests_options APPEND PROPERTY ENVIRONMENT
-    "MPI_CALL_COUNTER=$<TARGET_FILE:perfgate_mpi_call_counter>")
-  # The data check against an MPI made to deliver wrong results (tests/support).
-  add_library(perfgate_mpi_faults MODULE ${CMAKE_CURRENT_SOURCE_DIR}/support/mpi_faults.cpp)
-  target_link_libraries(perfgate_mpi_faults PRIVATE MPI::MPI_CXX)
-  perfgate_warnings(perfgate_mpi_faults)
-  perfgate_integration_test(collectives_data_check_faults collectives/data_check_faults.sh LABELS mpi TIMEOUT 200)
-  set_property(TEST collectives_data_check_faults APPEND PROPERTY ENVIRONMENT
-    "MPI_FAULTS=$<TARGET_FILE:perfgate_mpi_faults>")
+  # A test that runs every rank with a PMPI interposer (tests/support/NAME.cpp) preloaded; the
+  # script finds the built module through the environment variable VAR.
+  function(perfgate_interposed_mpi_test test script name var)
+    add_library(perfgate_${name} MODULE ${CMAKE_CURRENT_SOURCE_DIR}/support/${name}.cpp)
+    target_link_libraries(perfgate_${name} PRIVATE MPI::MPI_CXX)
+    perfgate_warnings(perfgate_${name})
+    perfgate_integration_test(${test} ${script} LABELS mpi TIMEOUT 300)
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "${var}=$<TARGET_FILE:perfgate_${name}>")
+  endfunction()
+  # -i, -m, -z as nccl-tests has them; a PMPI call counter shows how each timed loop launched
+  # its operations.
+  perfgate_interposed_mpi_test(collectives_nccl_tests_options collectives/nccl_tests_options.sh
+    mpi_call_counter MPI_CALL_COUNTER)
+  # The data check against an MPI made to deliver wrong results.
+  perfgate_interposed_mpi_test(collectives_data_check_faults collectives/data_check_faults.sh
+    mpi_faults MPI_FAULTS)
   set_tests_properties(collectives_nccl_tests_options collectives_mpi_operations collectives_stragglers_watchdog collectives_table_roundtrip
     collectives_modes collectives_nccl_tests_compare collectives_nccl_no_device collectives_memory_limit
     collectives_nccl_tests_reports collectives_split_groups collectives_data_check_faults PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK mpi_cores)
