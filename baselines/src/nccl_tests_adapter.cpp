@@ -328,19 +328,32 @@ class LogParser {
     return distance(header[1]) < distance(header[0]) ? 1 : 0;
   }
 
+  // nccl-tests' hypercube_perf prints its redop column blank (its op name is ""), so each of
+  // its rows is a word short there: the word is put back, empty. Only hypercube's: in another
+  // op's row a missing word is a cut line, refused below. Whether it put one back.
+  bool restore_blank_redop(const std::string& op, std::vector<std::string>& t) const {
+    const Layout& l = *layout_;
+    const auto redop = std::find(l.leading.begin(), l.leading.end(), "redop");
+    const bool word_short = t.size() + 1 == l.values(l.groups) || t.size() + 1 == l.values(1);
+    if (op != "hypercube" || redop == l.leading.end() || !word_short) return false;
+    t.insert(t.begin() + (redop - l.leading.begin()), std::string());
+    return true;
+  }
+
   void read_row(std::vector<std::string> t, const std::string& line) {
     const Layout& l = *layout_;
+    const std::string op = !op_.empty() ? op_ : !binary_op_.empty() ? binary_op_ : "unknown";
+    const bool blank_redop = restore_blank_redop(op, t);
     // A full row, or one group of values; anything else is a cut or garbled line.
     if (t.size() != l.values(l.groups) && t.size() != l.values(1))
       fail("nccl-tests row has " + std::to_string(t.size()) + " columns, expected " +
            std::to_string(l.values(l.groups)) + " (truncated?)");
     nlohmann::json row_extra = nlohmann::json::object();
     if (l.timestamp) row_extra["printed_at"] = take_timestamp(t);
-    const std::string op = !op_.empty() ? op_ : !binary_op_.empty() ? binary_op_ : "unknown";
     Params params = case_params(op, l.leading, t);
     std::vector<int> placements{0, 1};
     if (t.size() == l.leading.size() + l.group_width)
-      placements = {lone_group_placement(line, l.leading.size())};
+      placements = {lone_group_placement(line, l.leading.size() - (blank_redop ? 1 : 0))};
     for (std::size_t group = 0; group < placements.size(); ++group) {
       const int inplace = placements[group];
       const std::size_t base = l.leading.size() + l.group_width * group;
@@ -405,18 +418,20 @@ class LogParser {
 
   // The table prints bandwidths with two decimals, so small sizes read 0.00: below the table's
   // resolution, not zero. The time column keeps its digits; recompute with nccl-tests' own
-  // formulas (algbw = bytes / time, busbw = algbw x the bus factor of the ranks of rank 0's
-  // group, all ranks when the run was not split). None when the rank count or the operation's
-  // bus factor is unknown (the 0 stays).
+  // formulas (algbw = bytes / time, hypercube's of the blocks received; busbw = algbw x the bus
+  // factor of the ranks of rank 0's group, all ranks when the run was not split). None when
+  // the rank count or the operation's bus factor is unknown (the 0 stays).
   std::optional<double> derive_from_time(const std::string& metric, const std::string& op,
                                          const Params& params, double time_us) const {
     const auto bytes = params.find("bytes");
     const auto bytes_value = bytes == params.end() ? std::nullopt : parse_number(bytes->second);
     if (time_us <= 0 || !bytes_value) return std::nullopt;
-    double value = *bytes_value / (time_us * 1e3);  // GB/s
+    const int group_ranks = static_cast<int>(split_of(ranks_).group_ranks);
+    const std::optional<double> share = algorithm_bandwidth_share(op, group_ranks);
+    if (!share) return std::nullopt;
+    double value = *bytes_value * *share / (time_us * 1e3);  // GB/s
     if (metric == "busbw") {
-      const std::size_t group_ranks = split_of(ranks_).group_ranks;
-      const auto factor = bus_bandwidth_factor(op, static_cast<int>(group_ranks));
+      const auto factor = bus_bandwidth_factor(op, group_ranks);
       if (group_ranks == 0 || !factor) return std::nullopt;
       value *= *factor;
     }

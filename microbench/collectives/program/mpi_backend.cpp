@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <thread>
 #include <vector>
@@ -136,11 +137,8 @@ class MpiBackend final : public Backend {
     const std::size_t size = type_size(shape_.dtype);
     std::span<std::byte> target = send_view_;
     if (in_place_) {
-      // all_gather and gather in place: this rank's block already sits at its place in the
-      // output.
-      const bool gathers =
-          shape_.collective == Collective::all_gather || shape_.collective == Collective::gather;
-      target = recv_view_.subspan(gathers ? own_block_offset() : 0, send_count_ * size);
+      const bool at_own_block = input_is_own_output_block(shape_.collective);
+      target = recv_view_.subspan(at_own_block ? own_block_offset() : 0, send_count_ * size);
     }
     encode_input(shape_, comm_.rank(), 0, target);
   }
@@ -273,6 +271,25 @@ class MpiBackend final : public Backend {
       case Collective::scatter:
         start_rooted_blocks(out, requests);
         break;
+      case Collective::hypercube:
+        run_hypercube(out);
+        break;
+    }
+  }
+
+  // nccl-tests' hypercube_perf: this rank's block copied to its place (out of place), then an
+  // exchange with the rank across each dimension of the hypercube, each sending every block
+  // gathered so far. A step needs the one before it, so a group's hypercubes run one after
+  // another, as the in-place send-receive does.
+  void run_hypercube(std::byte* out) {
+    const MPI_Datatype type = mpi_datatype(shape_.dtype);
+    const std::size_t block_bytes = send_count_ * type_size(shape_.dtype);
+    if (!in_place_) std::memcpy(out + own_block_offset(), send_view_.data(), block_bytes);
+    for (const HypercubeStep& step : hypercube_steps(comm_.rank(), shape_.ranks)) {
+      const auto elements = static_cast<int>(send_count_ * step.blocks);  // at most the count
+      MPI_Sendrecv(out + step.sent * block_bytes, elements, type, step.peer, 0,
+                   out + step.received * block_bytes, elements, type, step.peer, 0, comm_.comm(),
+                   MPI_STATUS_IGNORE);
     }
   }
 
@@ -297,7 +314,8 @@ class MpiBackend final : public Backend {
     }
   }
 
-  // Bytes from a buffer's start to this rank's block (gather's and scatter's in-place layout).
+  // Bytes from a buffer's start to this rank's block (the in-place layout of gather, scatter and
+  // the all_gathers).
   std::size_t own_block_offset() const {
     return static_cast<std::size_t>(comm_.rank()) * (shape_.count / shape_.ranks) *
            type_size(shape_.dtype);

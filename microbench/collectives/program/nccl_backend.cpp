@@ -282,12 +282,15 @@ class NcclBackend final : public Backend {
   }
 
   // nccl-tests' -m: the group's operations in one ncclGroupStart/End, which NCCL launches as
-  // one (the alltoall and send/receive groups inside nest in it).
+  // one (the alltoall and send/receive groups inside nest in it). Not hypercube's: each of its
+  // steps sends what the step before received, and in one group NCCL would run them together;
+  // its operations are enqueued one after another.
   void launch_group(int group) override {
     with_communicator([&] {
-      PG_CHECK(ncclGroupStart());
+      const bool one_group = shape_.collective != Collective::hypercube;
+      if (one_group) PG_CHECK(ncclGroupStart());
       for (int k = 0; k < group; ++k) enqueue();
-      PG_CHECK(ncclGroupEnd());
+      if (one_group) PG_CHECK(ncclGroupEnd());
     });
   }
 
@@ -349,6 +352,9 @@ class NcclBackend final : public Backend {
       case Collective::scatter:
         enqueue_rooted_blocks(in, out, block);
         break;
+      case Collective::hypercube:
+        enqueue_hypercube(in, out);
+        break;
     }
     if (premultiplied) PG_CHECK(ncclRedOpDestroy(op, nccl_));
   }
@@ -374,6 +380,25 @@ class NcclBackend final : public Backend {
     else
       PG_CHECK(ncclRecv(out, block, type, shape_.root, nccl_, stream_));
     PG_CHECK(ncclGroupEnd());
+  }
+
+  // nccl-tests' hypercube_perf: the rank's block copied to its place (out of place), then one
+  // group of a send and a receive across each dimension of the hypercube, each carrying every
+  // block gathered so far.
+  void enqueue_hypercube(std::byte* in, std::byte* out) {
+    const ncclDataType_t type = nccl_type(shape_.dtype);
+    const std::size_t block_bytes = send_count_ * type_size(shape_.dtype);
+    std::byte* own = out + static_cast<std::size_t>(comm_.rank()) * block_bytes;
+    if (in != own)
+      PG_CHECK(cudaMemcpyAsync(own, in, block_bytes, cudaMemcpyDeviceToDevice, stream_));
+    for (const HypercubeStep& step : hypercube_steps(comm_.rank(), shape_.ranks)) {
+      const std::size_t elements = send_count_ * step.blocks;
+      PG_CHECK(ncclGroupStart());
+      PG_CHECK(ncclSend(out + step.sent * block_bytes, elements, type, step.peer, nccl_, stream_));
+      PG_CHECK(
+          ncclRecv(out + step.received * block_bytes, elements, type, step.peer, nccl_, stream_));
+      PG_CHECK(ncclGroupEnd());
+    }
   }
 
   // nccl-tests' -G: the loop's operations captured into one graph (untimed, under the
@@ -504,12 +529,12 @@ class NcclBackend final : public Backend {
     park();
   }
 
-  // NCCL's in-place layouts: all_gather's and gather's input is the rank's block of the
-  // output; reduce_scatter's and scatter's output is the rank's block of the input.
+  // NCCL's in-place layouts: all_gather's, gather's and hypercube's input is the rank's block
+  // of the output; reduce_scatter's and scatter's output is the rank's block of the input.
   std::byte* send_pointer() {
     if (!in_place_) return send_.data() + shift_;
     const std::size_t size = type_size(shape_.dtype);
-    if (shape_.collective == Collective::all_gather || shape_.collective == Collective::gather)
+    if (input_is_own_output_block(shape_.collective))
       return recv_.data() + shift_ + comm_.rank() * send_count_ * size;
     return recv_.data() + shift_;
   }

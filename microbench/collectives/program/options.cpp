@@ -172,7 +172,7 @@ void add_options(CLI::App& app, Options& o, RawOptions& raw) {
   app.add_option("--mode", raw.mode, "sweep, overlap, buckets or reference");
   app.add_option("--collective", raw.collectives,
                  "comma list of all_reduce, all_gather, reduce_scatter, broadcast, reduce, "
-                 "alltoall, sendrecv, gather, scatter, or all");
+                 "alltoall, sendrecv, gather, scatter, hypercube, or all");
   app.add_option("-b,--minbytes", raw.min_bytes, "smallest size (K, M, G suffixes)");
   app.add_option("-e,--maxbytes", raw.max_bytes, "largest size (K, M, G suffixes)");
   app.add_option("-f,--stepfactor", raw.step_factor,
@@ -353,6 +353,7 @@ void finish_options(Options& o, const RawOptions& raw) {
   o.mode = parse_mode(raw.mode);
   o.collectives = parse_list<Collective>(raw.collectives, all_collectives(), collective_from_string,
                                          "--collective");
+  o.every_collective = raw.collectives == "all";
   o.datatypes =
       parse_list<DataType>(raw.datatypes, all_datatypes(), datatype_from_string, "--datatype");
   o.ops = parse_list<ReduceOp>(raw.ops, all_reduce_ops(), reduce_op_from_string, "--op");

@@ -23,6 +23,9 @@ struct Options {
   std::string backend = "auto";
   Mode mode = Mode::sweep;
   std::vector<Collective> collectives{Collective::all_reduce};
+  // --collective all: a collective this run's rank count cannot run is skipped with a note,
+  // where naming it is refused.
+  bool every_collective = false;
   std::size_t min_bytes = 8, max_bytes = std::size_t{32} << 20;
   SizeSteps steps;  // -f 2 by default; -i N (or -f 1) for fixed increments
   std::vector<DataType> datatypes{DataType::f32};

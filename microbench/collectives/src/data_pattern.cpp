@@ -183,9 +183,11 @@ void expected_values(const CaseShape& s, int rank, std::size_t first, std::span<
       return input_values(s, s.root, r * block(s) + first, out);
     case Collective::all_gather:
     case Collective::gather:
+    case Collective::hypercube:
     case Collective::alltoall: {
       // Block q of the receive buffer comes from rank q: its element k is rank q's input k
-      // (all_gather, gather) or rank·block + k (alltoall, the block rank q sends to this rank).
+      // (all_gather, gather, hypercube) or rank·block + k (alltoall, the block rank q sends to
+      // this rank).
       const std::size_t b = block(s);
       if (b == 0) return;  // fewer elements than ranks: an empty receive buffer
       for (std::size_t k = 0; k < out.size();) {

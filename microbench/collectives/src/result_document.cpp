@@ -81,10 +81,11 @@ std::vector<Result> case_results(const CaseMeasurement& m, const Scale& scale) {
     time.message =
         "data check: " + failures.front() + (failures.size() > 1 ? " and " + failures.back() : "");
   }
+  const double share = algbw_share(m.shape.collective, m.shape.ranks);
   Result alg = make_result(case_key(m, "algbw"), "GB/s", Direction::higher_is_better,
-                           bandwidths(m.sample_us, m.bytes, 1.0), scale, m.backend);
+                           bandwidths(m.sample_us, m.bytes, share), scale, m.backend);
   Result bus = make_result(case_key(m, "busbw"), "GB/s", Direction::higher_is_better,
-                           bandwidths(m.sample_us, m.bytes, factor), scale, m.backend);
+                           bandwidths(m.sample_us, m.bytes, share * factor), scale, m.backend);
   alg.status = bus.status = time.status;
   alg.message = bus.message = time.message;
   std::vector<Result> results{std::move(time), std::move(alg), std::move(bus)};

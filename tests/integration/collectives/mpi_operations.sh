@@ -11,7 +11,7 @@ for np in 1 2 4; do
   expect_exit 0 run_collectives "$np" --backend mpi --collective all -d float,bf16 -o sum,max,mulsum \
     -b 4K -e 64K -f 4 -n 2 -w 1 --output "$WORK/doc$np.json"
   cp "$WORK/out" "$WORK/table$np.txt"
-  [ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/table$np.txt")" -eq 9 ] \
+  [ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/table$np.txt")" -eq 10 ] \
     || { cat "$WORK/table$np.txt"; fail "np=$np: not every collective passed its data check"; }
   python3 "$HERE/check_run.py" "$WORK/table$np.txt" "$WORK/doc$np.json" "$np" \
     || fail "np=$np: table or document check failed"
@@ -27,6 +27,10 @@ expect_exit 0 run_collectives 3 --backend mpi --collective all \
 cp "$WORK/out" "$WORK/wide.txt"
 [ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/wide.txt")" -eq 9 ] \
   || { cat "$WORK/wide.txt"; fail "integer types: not every collective passed its data check"; }
+# Hypercube needs a power-of-two rank count: under --collective all it is skipped, as
+# nccl-tests' hypercube_perf skips itself, with a line and an entry in the document.
+expect_in wide.txt '^# hypercube_perf: skipped: hypercube needs a power-of-two rank count, not 3$'
+! grep -q '^# Collective test starting: hypercube_perf' "$WORK/wide.txt" || fail "hypercube ran on 3 ranks"
 python3 "$HERE/check_run.py" "$WORK/wide.txt" "$WORK/wide.json" 3 || fail "integer types: table or document"
 python3 - "$WORK/wide.json" <<'PY' || fail "integer types: document series"
 import json, sys
@@ -35,7 +39,23 @@ dtypes = {r["params"]["dtype"] for r in results}
 assert dtypes == {"i8", "u8", "i32", "u32", "i64", "u64", "f64"}, dtypes
 ops = {r["params"]["redop"] for r in results if r["family"] == "collectives.all_reduce"}
 assert ops == {"sum", "prod", "max", "min", "avg", "mulsum"}, ops
+skipped = json.load(open(sys.argv[1]))["perfgate"]["run"]["metadata"]["collectives"]["skipped"]
+assert {"collective": "hypercube", "reason": "hypercube needs a power-of-two rank count, not 3"} in skipped, skipped
 PY
+
+# Named alone on 3 ranks, hypercube is bad input: one line, exit 2, nothing written.
+expect_exit 2 run_collectives 3 --backend mpi --collective hypercube --output "$WORK/cube3.json"
+expect_in err '^perfgate-collectives: --collective: hypercube needs a power-of-two rank count, not 3$'
+[ "$(grep -c '^perfgate-collectives:' "$WORK/err")" -eq 1 ] || { cat "$WORK/err"; fail "hypercube on 3: expected one line"; }
+[ ! -e "$WORK/cube3.json" ] || fail "hypercube on 3 ranks wrote a document"
+# On 8 ranks (three steps of the hypercube), in groups of 2 operations (-m 2, one after the
+# other): every output checks, and algbw counts the 7 blocks of 8 a rank receives.
+expect_exit 0 run_collectives 8 --backend mpi --collective hypercube -d float,f8e5m2 -b 1K -e 64K \
+  -f 8 -n 2 -w 1 -m 2 -c 2 --output "$WORK/cube8.json"
+cp "$WORK/out" "$WORK/cube8.txt"
+expect_in cube8.txt '^# Collective test starting: hypercube_perf$'
+expect_in cube8.txt '^# Out of bounds values : 0 OK$'
+python3 "$HERE/check_run.py" "$WORK/cube8.txt" "$WORK/cube8.json" 8 || fail "hypercube on 8: table or document"
 
 # A wrong --collective is a usage error naming the value, with nothing written.
 expect_exit 2 run_collectives 1 --collective allreduce9 --output "$WORK/bad.json"

@@ -24,7 +24,7 @@ expect_exit 0 run_collectives 2 --backend mpi --collective all -b 1K -e 4K -i 1K
   --output "$WORK/steps.json"
 expect_in out '^# nThread 1 nGpus 1 minBytes 1024 maxBytes 4096 step: 1024\(bytes\) warmup iters: 1 iters: 2 agg iters: 1 validation: 1 graph: 0 unalign: 0$'
 [ "$(sizes_in "$WORK/out")" = "1024 2048 3072 4096 " ] || { cat "$WORK/out"; fail "-i 1K: sizes $(sizes_in "$WORK/out")"; }
-[ "$(grep -cvE '^#|^$' "$WORK/out")" -eq 36 ] || { cat "$WORK/out"; fail "-i 1K: not 4 rows for each of 9 collectives"; }
+[ "$(grep -cvE '^#|^$' "$WORK/out")" -eq 40 ] || { cat "$WORK/out"; fail "-i 1K: not 4 rows for each of 10 collectives"; }
 cp "$WORK/out" "$WORK/steps.txt"
 python3 "$HERE/check_run.py" "$WORK/steps.txt" "$WORK/steps.json" 2 || fail "-i 1K: table or document"
 expect_exit 0 run_collectives 1 --backend mpi -b 1M -e 3M -f 1 -n 1 -w 0 -R 0
@@ -66,7 +66,7 @@ for np in 2 4; do
   expect_exit 0 counted "grouped$np" "$np" "${one_case[@]}" -m 4 --output "$WORK/grouped$np.json"
   cp "$WORK/out" "$WORK/grouped$np.txt"
   expect_in "grouped$np.txt" 'iters: 3 agg iters: 4 validation: 1'
-  [ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/grouped$np.txt")" -eq 9 ] \
+  [ "$(grep -c '^# Out of bounds values : 0 OK$' "$WORK/grouped$np.txt")" -eq 10 ] \
     || { cat "$WORK/grouped$np.txt"; fail "-m 4 np=$np: a data check failed"; }
   python3 "$HERE/check_run.py" "$WORK/grouped$np.txt" "$WORK/grouped$np.json" "$np" \
     || fail "-m 4 np=$np: table or document"
@@ -78,8 +78,10 @@ for np in 2 4; do
     done
     # send/receive: out of place nonblocking (3 x 4); in place one after another (none).
     [ "$(calls "grouped$np" "$rank" MPI_Isend)" -eq 12 ] || { cat "$WORK/grouped$np.$rank"; fail "MPI_Isend"; }
-    [ "$(calls "grouped$np" "$rank" MPI_Waitall)" -eq 54 ] \
-      || { cat "$WORK/grouped$np.$rank"; fail "-m 4 np=$np rank $rank: not one wait per iteration (9 x 2 x 3)"; }
+    # One a grouped iteration: hypercube's (its exchanges blocking, one operation after another)
+    # waits on no request.
+    [ "$(calls "grouped$np" "$rank" MPI_Waitall)" -eq 60 ] \
+      || { cat "$WORK/grouped$np.$rank"; fail "-m 4 np=$np rank $rank: not one wait per iteration (10 x 2 x 3)"; }
   done
 done
 python3 - "$WORK/grouped2.json" "$WORK/steps.json" <<'PY' || fail "-m 4: document"
@@ -99,12 +101,12 @@ expect_exit 0 counted plain 2 "${one_case[@]}"
 [ "$(calls plain 0 MPI_Iallreduce)" -eq 0 ] && [ "$(calls plain 0 MPI_Waitall)" -eq 0 ] \
   || { cat "$WORK/plain.0"; fail "a plain run started nonblocking operations"; }
 
-# --- -z 1: one barrier more per timed operation (9 collectives x 2 placements x 3); nothing
+# --- -z 1: one barrier more per timed operation (10 collectives x 2 placements x 3); nothing
 # else changes.
 expect_exit 0 counted blocking 2 "${one_case[@]}" -z 1 --output "$WORK/blocking.json"
 for rank in 0 1; do
   extra=$(($(calls blocking "$rank" MPI_Barrier) - $(calls plain "$rank" MPI_Barrier)))
-  [ "$extra" -eq 54 ] || fail "-z 1 rank $rank: $extra more barriers, not 54"
+  [ "$extra" -eq 60 ] || fail "-z 1 rank $rank: $extra more barriers, not 60"
 done
 python3 -c 'import json,sys; fp = json.load(open(sys.argv[1]))["perfgate"]["fingerprint"]["comparable"]; assert fp["collectives.launch"] == "-z 1", fp' \
   "$WORK/blocking.json" || fail "-z 1: fingerprint"
@@ -121,7 +123,7 @@ expect_in out 'fingerprints differ in: .*collectives\.launch'
 
 # --- -z 2 waits after each operation without a barrier: no barrier more than a plain run. -z 3
 # waits once an iteration (here a group of -m 4) and adds one barrier there, left out of the
-# time: 54 more (9 collectives x 2 placements x 3 iterations), the groups unchanged. Both say so
+# time: 60 more (10 collectives x 2 placements x 3 iterations), the groups unchanged. Both say so
 # in the header as the newest nccl-tests do, and in collectives.launch.
 expect_exit 0 counted waiting 2 "${one_case[@]}" -z 2 --output "$WORK/waiting.json"
 expect_in out '^# Blocking Enabled: wait after each inner iteration \(-m\), no barrier $'
@@ -133,7 +135,7 @@ for rank in 0 1; do
   [ "$(calls waiting "$rank" MPI_Barrier)" -eq "$(calls plain "$rank" MPI_Barrier)" ] \
     || fail "-z 2 rank $rank: a barrier more than a plain run"
   extra=$(($(calls outer "$rank" MPI_Barrier) - $(calls plain "$rank" MPI_Barrier)))
-  [ "$extra" -eq 54 ] || fail "-z 3 -m 4 rank $rank: $extra more barriers, not 54"
+  [ "$extra" -eq 60 ] || fail "-z 3 -m 4 rank $rank: $extra more barriers, not 60"
   [ "$(calls outer "$rank" MPI_Iallreduce)" -eq 24 ] || fail "-z 3 -m 4 rank $rank: not 2 x 3 x 4 grouped all_reduces"
 done
 python3 - "$WORK/waiting.json" "$WORK/outer.json" <<'PY' || fail "-z 2, -z 3: fingerprint"
@@ -224,7 +226,7 @@ expect_exit 0 run_collectives 2 --backend mpi --collective all -b 1K -e 2K -n 2 
 cp "$WORK/out" "$WORK/cycles.txt"
 [ "$(awk '!/^#/ && NF == 13 && $5 == -1 && $4 == "sum" {print $1}' "$WORK/cycles.txt" | head -6 | tr '\n' ' ')" = "1024 2048 1024 2048 1024 2048 " ] \
   || { cat "$WORK/cycles.txt"; fail "-N 3: all_reduce's rows are not the sweep three times over"; }
-[ "$(grep -cvE '^#|^$' "$WORK/cycles.txt")" -eq 54 ] || { cat "$WORK/cycles.txt"; fail "-N 3: not 9 collectives x 2 sizes x 3 cycles"; }
+[ "$(grep -cvE '^#|^$' "$WORK/cycles.txt")" -eq 60 ] || { cat "$WORK/cycles.txt"; fail "-N 3: not 10 collectives x 2 sizes x 3 cycles"; }
 python3 "$HERE/check_run.py" "$WORK/cycles.txt" "$WORK/cycles.json" 2 || fail "-N 3: table or document"
 python3 - "$WORK/cycles.json" <<'PY' || fail "-N 3: document"
 import json, sys
@@ -232,7 +234,7 @@ doc = json.load(open(sys.argv[1]))["perfgate"]
 assert doc["run"]["metadata"]["collectives"]["options"]["run_cycles"] == 3
 counts = {len(r["samples"]) for r in doc["results"]}
 assert counts == {6}, counts
-assert len(doc["results"]) == 9 * 2 * 2 * 3, len(doc["results"])  # one series each, not per cycle
+assert len(doc["results"]) == 10 * 2 * 2 * 3, len(doc["results"])  # one series each, not per cycle
 PY
 if ingest_or_skip --format nccl-tests "$WORK/cycles.txt"; then
   [ "$(sqlite3 "$WORK/store.db" "SELECT DISTINCT r.n FROM results r JOIN runs u ON u.id = r.run_id WHERE u.suite = 'nccl-tests' AND u.id = (SELECT MAX(id) FROM runs)")" = 3 ] \
@@ -281,11 +283,11 @@ import json, sys
 doc = json.load(open(sys.argv[1]))["perfgate"]
 assert doc["run"]["metadata"]["collectives"]["options"]["out_of_place"] is False
 assert {r["params"]["inplace"] for r in doc["results"]} == {"1"}, doc["results"]
-assert len(doc["results"]) == 9 * 3, len(doc["results"])
+assert len(doc["results"]) == 10 * 3, len(doc["results"])
 PY
 if ingest_or_skip --format nccl-tests "$WORK/inplace.txt"; then
-  [ "$(sqlite3 "$WORK/store.db" "SELECT DISTINCT json_extract(s.params, '\$.inplace') || ' ' || COUNT(*) FROM results r JOIN series s ON s.id = r.series_id WHERE r.run_id = (SELECT MAX(id) FROM runs)")" = "1 27" ] \
-    || fail "-O 0: the ingested table is not 27 in-place series"
+  [ "$(sqlite3 "$WORK/store.db" "SELECT DISTINCT json_extract(s.params, '\$.inplace') || ' ' || COUNT(*) FROM results r JOIN series s ON s.id = r.series_id WHERE r.run_id = (SELECT MAX(id) FROM runs)")" = "1 30" ] \
+    || fail "-O 0: the ingested table is not 30 in-place series"
 fi
 
 # --- -u 3: every operation buffer starts 3 elements past its page-aligned allocation, as

@@ -21,7 +21,7 @@ python3 - "$WORK/iter.txt" "$WORK/iter.json" <<'PY' || fail "-I 1 -S 1: table ag
 import json, re, sys
 from decimal import Decimal
 rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
-assert len(rows) == 9 * 2 * 2, len(rows)  # collectives x sizes x cycles
+assert len(rows) == 10 * 2 * 2, len(rows)  # collectives x sizes x cycles
 for r in rows:
     assert len(r) == 5 + 2 * 8 + 2, r
     assert re.fullmatch(r"\d{4}-\d\d-\d\d", r[-2]) and re.fullmatch(r"\d\d:\d\d:\d\d", r[-1]), r
@@ -38,7 +38,7 @@ for r in rows:
 doc = json.load(open(sys.argv[2]))["perfgate"]
 assert doc["run"]["metadata"]["collectives"]["options"]["per_iteration"] is True
 times = [x for x in doc["results"] if x["metric"] == "time"]
-assert len(times) == 9 * 2 * 2, len(times)
+assert len(times) == 10 * 2 * 2, len(times)
 for t in times:
     stats = t["extra"]["per_iteration"]
     assert len(stats) == 2, stats  # one entry a cycle
@@ -214,16 +214,16 @@ expect_in err '^perfgate-collectives: --output_file: applies to sweep mode only,
 expect_exit 0 run_collectives 2 --backend mpi --collective all -b 1K -e 4K -f 4 -n 2 -w 1 -I 1 \
   --bitwise-repeats 2 -J "$WORK/bitwise.json" --output "$WORK/bitwise_doc.json"
 cp "$WORK/out" "$WORK/bitwise.txt"
-[ "$(grep -c '^# Bitwise Repeatability: 2 comparisons after one reference run $' "$WORK/bitwise.txt")" -eq 9 ] ||
+[ "$(grep -c '^# Bitwise Repeatability: 2 comparisons after one reference run $' "$WORK/bitwise.txt")" -eq 10 ] ||
   { cat "$WORK/bitwise.txt"; fail "--bitwise-repeats 2: not one header line a table"; }
 expect_in bitwise.txt '^# {70}out-of-place \(\+ bitwise \+ per-iteration\) {38}in-place \(\+ bitwise \+ per-iteration\)$'
 expect_in bitwise.txt '  #wrong  #bitdiff    i_min    i_max    i_p99    i_cv%     time'
-[ "$(grep -c '^# Bitwise mismatches   : 0 OK$' "$WORK/bitwise.txt")" -eq 9 ] ||
+[ "$(grep -c '^# Bitwise mismatches   : 0 OK$' "$WORK/bitwise.txt")" -eq 10 ] ||
   { cat "$WORK/bitwise.txt"; fail "--bitwise-repeats 2: not one passing footer line a table"; }
 python3 - "$WORK/bitwise.txt" "$WORK/bitwise_doc.json" "$WORK/bitwise.json" <<'PY' || fail "--bitwise-repeats: table, document or JSON"
 import json, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
-assert len(rows) == 9 * 2, len(rows)
+assert len(rows) == 10 * 2, len(rows)
 for r in rows:
     assert len(r) == 5 + 2 * 9, r
     for bitdiff in (r[9], r[18]):  # after each #wrong; N/A where the output is not defined

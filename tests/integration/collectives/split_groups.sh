@@ -19,7 +19,7 @@ done
 python3 - "$WORK/mod.txt" "$WORK/mod.json" "$WORK/mod_nt.json" <<'PY' || fail "MOD 2: table or document"
 import json, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
-assert len(rows) == 9 * 3, len(rows)
+assert len(rows) == 10 * 3, len(rows)
 for r in rows:
     # The data check of each group's operation: a pattern of the world's ranks would be wrong.
     assert r[8] == "0" and (r[12] in ("0", "N/A")), r
@@ -29,9 +29,10 @@ assert meta["split"] == {"setting": "NCCL_TESTS_SPLIT=MOD 2", "groups": 2, "grou
 assert [r["group"] for r in meta["ranks"]] == [0, 1, 0, 1], meta["ranks"]
 # nccl-tests' bus factors for a group of 2 (not 4): all_reduce 2(n-1)/n, the split ones (n-1)/n.
 factors = {"all_reduce": 1.0, "all_gather": 0.5, "reduce_scatter": 0.5, "alltoall": 0.5,
-           "broadcast": 1.0, "reduce": 1.0, "sendrecv": 1.0, "gather": 0.5, "scatter": 0.5}
+           "broadcast": 1.0, "reduce": 1.0, "sendrecv": 1.0, "gather": 0.5, "scatter": 0.5,
+           "hypercube": 1.0}
 times = [x for x in doc["results"] if x["metric"] == "time"]
-assert len(times) == 9 * 3 * 2, len(times)
+assert len(times) == 10 * 3 * 2, len(times)
 for x in times:
     op = x["family"].split(".")[1]
     assert x["params"]["groups"] == "2", x["params"]

@@ -246,6 +246,57 @@ TEST_CASE("bandwidths printed as 0.00 are recomputed from size and time") {
   }
 }
 
+TEST_CASE("hypercube_perf's rows, whose redop column is blank, ingest with its own algbw") {
+  // nccl-tests' hypercube_perf prints its op name as "" (blank under redop), so each row is a
+  // word short; its algbw counts the (n - 1) blocks a rank receives, so its 0.00 cells derive as
+  // size x (n - 1) / n / time, and its bus factor is 1.
+  std::string ranks;
+  for (const std::string r : {"0", "1", "2", "3"})
+    ranks += "#  Rank  " + r + " Group  0 Pid   161" + r + " on         n1 device  " + r +
+             " [0000:" + r + "b:00] NVIDIA H200\n";
+  const Run run = from_nccl_tests_log(
+      "# Collective test starting: hypercube_perf\n" + ranks +
+          "#       size         count      type   redop    root     time   algbw   busbw #wrong    "
+          " time   algbw   busbw #wrong\n"
+          "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)         "
+          "     (us)  (GB/s)  (GB/s)\n"
+          "          64             4     float              -1    41.22    0.00    0.00      0    "
+          "40.17    0.00    0.00      0\n"
+          "     1048576         65536     float              -1    30.00   26.21   26.21      0    "
+          "29.00   27.12   27.12      0\n",
+      "cube.log");
+  const std::string small = "collectives.hypercube/bytes:64/dtype:f32/inplace:0/redop:none/root:-1";
+  CHECK(find_series(run, small + "@time").samples == std::vector<double>{41.22});
+  CHECK(find_series(run, small + "@algbw").samples.front() ==
+        Approx(64 * 0.75 / 41.22e3).epsilon(1e-12));
+  CHECK(find_series(run, small + "@busbw").samples.front() ==
+        Approx(64 * 0.75 / 41.22e3).epsilon(1e-12));
+  const std::string big =
+      "collectives.hypercube/bytes:1048576/dtype:f32/inplace:1/redop:none/root:-1";
+  CHECK(find_series(run, big + "@time").samples == std::vector<double>{29.00});
+  CHECK(find_series(run, big + "@busbw").samples == std::vector<double>{27.12});
+  CHECK(run.results.size() == 12);
+
+  // Only hypercube's rows may lack the word: another op's row a word short is a cut line.
+  std::string cut =
+      "# Collective test starting: all_gather_perf\n" + ranks +
+      "#       size         count      type   redop    root     time   algbw   busbw "
+      "#wrong\n"
+      "          64             4     float              -1    41.22    0.00    0.00  "
+      "    0\n";
+  CHECK_THROWS_WITH(from_nccl_tests_log(cut, "cut.log"),
+                    "cut.log: line 7: nccl-tests row has 8 columns, expected 9 (truncated?)");
+  // A lone in-place group of hypercube (nccl-tests' -o 0) still reads as in place.
+  const Run in_place = from_nccl_tests_log(
+      "# Collective test starting: hypercube_perf\n" + ranks +
+          "#       size         count      type   redop    root     time   algbw   busbw #wrong    "
+          " time   algbw   busbw #wrong\n"
+          "     1048576         65536     float              -1                                   "
+          "29.00   27.12   27.12      0\n",
+      "lone.log");
+  CHECK(only_params(in_place) == big);
+}
+
 namespace {
 
 // A 4-rank all_reduce log whose rank lines are `ranks` and whose one row's 8 bytes print

@@ -17,6 +17,33 @@ TEST_CASE("busbw factors follow nccl-tests") {
   // gather_perf and scatter_perf: the total buffer, (n-1)/n (the root's link).
   CHECK(busbw_factor(Collective::gather, 4) == Approx(0.75));
   CHECK(busbw_factor(Collective::scatter, 8) == Approx(0.875));
+  // hypercube_perf: its algbw already counts only the blocks that cross a link.
+  CHECK(busbw_factor(Collective::hypercube, 8) == 1);
+}
+
+TEST_CASE("hypercube's algbw counts the blocks a rank receives, as hypercube_perf's does") {
+  // hypercube_perf's algbw = per-rank bytes x (n - 1) / time: of a table size (all n blocks),
+  // (n - 1) / n, which is all_gather's busbw on the same size and time.
+  CHECK(algbw_share(Collective::hypercube, 8) == Approx(0.875));
+  CHECK(algbw_share(Collective::hypercube, 1) == 0);
+  for (Collective c : all_collectives()) {
+    if (c != Collective::hypercube) CHECK(algbw_share(c, 8) == 1);
+  }
+  CHECK(algbw_gbps(1'048'576, 10.0) * algbw_share(Collective::hypercube, 4) ==
+        Approx(algbw_gbps(1'048'576, 10.0) * busbw_factor(Collective::all_gather, 4)));
+}
+
+TEST_CASE("hypercube runs on a power-of-two rank count only; the rest on any") {
+  for (int ranks : {1, 2, 4, 8, 64}) CHECK_FALSE(rank_count_refusal(Collective::hypercube, ranks));
+  for (int ranks : {3, 6, 12}) {
+    INFO(ranks);
+    const auto why = rank_count_refusal(Collective::hypercube, ranks);
+    REQUIRE(why);
+    CHECK(*why == "hypercube needs a power-of-two rank count, not " + std::to_string(ranks));
+  }
+  for (Collective c : all_collectives()) {
+    if (c != Collective::hypercube) CHECK_FALSE(rank_count_refusal(c, 3));
+  }
 }
 
 TEST_CASE("algbw is bytes over time in GB/s") {
@@ -35,6 +62,9 @@ TEST_CASE("buffer counts split the total buffer where nccl-tests does") {
   CHECK(buffer_counts(Collective::gather, 64, 4).recv == 64);
   CHECK(buffer_counts(Collective::scatter, 64, 4).send == 64);
   CHECK(buffer_counts(Collective::scatter, 64, 4).recv == 16);
+  CHECK(buffer_counts(Collective::hypercube, 64, 4).send == 16);
+  CHECK(buffer_counts(Collective::hypercube, 64, 4).recv == 64);
+  CHECK(usable_count(Collective::hypercube, 10, 4) == 8);
   CHECK(usable_count(Collective::alltoall, 10, 4) == 8);
   CHECK(usable_count(Collective::scatter, 10, 4) == 8);
   CHECK(usable_count(Collective::all_reduce, 10, 4) == 10);
@@ -49,5 +79,14 @@ TEST_CASE("collective names parse, including nccl-tests program names") {
   CHECK(collective_from_string("scatter") == Collective::scatter);
   CHECK(info(Collective::gather).has_root);
   CHECK_FALSE(info(Collective::scatter).reduces);
-  CHECK(all_collectives().size() == 9);
+  CHECK(collective_from_string("hypercube_perf") == Collective::hypercube);
+  CHECK_FALSE(info(Collective::hypercube).reduces);
+  CHECK_FALSE(info(Collective::hypercube).has_root);
+  CHECK(all_collectives().size() == 10);
+  // In place, the input is the rank's block of the output for the all_gathers alone.
+  CHECK(input_is_own_output_block(Collective::all_gather));
+  CHECK(input_is_own_output_block(Collective::gather));
+  CHECK(input_is_own_output_block(Collective::hypercube));
+  CHECK_FALSE(input_is_own_output_block(Collective::scatter));
+  CHECK_FALSE(input_is_own_output_block(Collective::alltoall));
 }
