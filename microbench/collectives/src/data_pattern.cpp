@@ -95,8 +95,10 @@ std::size_t pattern_period(const CaseShape& s) {
 // chunk's number (and of the rank's group of eight, below). Then a block moved by any distance
 // (alltoall's or scatter's block for another rank, a block of every eighth rank's data in an
 // all_gather over 16 ranks, an offset by a multiple of the period) reads other values in most
-// chunks, where a period of 24 let a block moved by a multiple of it pass whole.
-constexpr std::size_t kChunk = 16;
+// chunks, where a period of 24 let a block moved by a multiple of it pass whole. Eight, the
+// copies' own cycle: inside a chunk no two elements are 8 apart, so a block moved within one
+// always reads other values (with 16, a block of 8 moved by 8 read the same ones).
+constexpr std::size_t kChunk = 8;
 
 std::uint64_t mix(std::uint64_t x) {  // SplitMix64's finaliser
   x += 0x9e3779b97f4a7c15u;

@@ -36,6 +36,17 @@ while read -r size out_of_place in_place; do
   [ "$in_place" = 0 ] || fail "alltoall $size B: $in_place wrong in place, where MPI was right"
 done < <(wrong_cells "$WORK/alltoall.txt")
 expect_in alltoall.txt '^# Out of bounds values : [0-9]+ FAILED$'
+# Blocks of 2 to 64 floats (16 B to 512 B): each wrong block is caught. With chunks of 16
+# elements (until 2026-12-06), the 8-element blocks of 64 B sat inside one chunk, 8 apart, and
+# passed with 0 wrong elements in each of -c 4's draws.
+expect_exit 1 faulty alltoall_next_block 2 --backend mpi --collective alltoall -b 16 -e 512 \
+  -f 2 -n 1 -w 0 -c 4
+cp "$WORK/out" "$WORK/small.txt"
+[ "$(wrong_cells "$WORK/small.txt" | wc -l)" -eq 6 ] || { cat "$WORK/small.txt"; fail "small alltoall: not 6 rows"; }
+while read -r size out_of_place in_place; do
+  [ "$out_of_place" -ge $((size / 8)) ] ||
+    { cat "$WORK/small.txt"; fail "small alltoall $size B: $out_of_place of $((size / 4)) elements wrong"; }
+done < <(wrong_cells "$WORK/small.txt")
 # The document keeps each out-of-place case as an error with the table's count, and each
 # in-place one as a result.
 python3 - "$WORK/alltoall.json" "$WORK/alltoall.txt" <<'PY' || fail "alltoall: the document does not keep the failed checks"

@@ -380,6 +380,21 @@ TEST_CASE("a block from the wrong place is caught at any distance, the period's 
       at_least_half_wrong(rs, ranks - 1, simulate(rs, 0));
     }
   }
+  // Blocks inside one chunk: an alltoall over 2 ranks with 4-element blocks, whose wrong block
+  // sits 4 elements away in the same chunk, is caught whole in every draw; one with 8-element
+  // blocks (64 B), whose wrong block is the next chunk, in 7 of 8 chunks. With chunks of 16
+  // (until 2026-12-06) the 8-element block sat 8 away in the same chunk, read the same values,
+  // and passed whole in every draw.
+  std::size_t wrong_of_8 = 0;
+  for (std::uint32_t draw = 0; draw < 8; ++draw) {
+    CaseShape a4{Collective::alltoall, DataType::f32, ReduceOp::sum, 0, 2, 8};
+    a4.draw = draw;
+    CHECK(count_wrong(a4, 0, simulate(a4, 1)) == 8);
+    CaseShape a8 = a4;
+    a8.count = 16;
+    wrong_of_8 += count_wrong(a8, 0, simulate(a8, 1));
+  }
+  CHECK(wrong_of_8 >= 8 * 16 / 2);
   // hypercube over 16 ranks that lost its last exchange: rank 3 still holds zeros where the
   // other half's blocks belong; or that lost its first: every other block is missing.
   const CaseShape cube{Collective::hypercube, DataType::bf16, ReduceOp::sum, 0, 16, 16 * 24};
