@@ -4,12 +4,14 @@
 #include <cctype>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "perfgate/collectives/collective.hpp"
 #include "perfgate/core/byte_size.hpp"
 #include "perfgate/core/error.hpp"
 
@@ -46,8 +48,12 @@ long long positive_size(const std::string& text, const std::string& what) {
   return static_cast<long long>(bytes);  // parse_byte_size stops at 2^63 - 1
 }
 
-const std::set<std::string> kCollectives{"all_reduce", "all_gather", "reduce_scatter", "broadcast",
-                                         "reduce",     "alltoall",   "sendrecv"};
+// The collective of perfgate-collectives named `name` exactly ("all_reduce"), if any.
+std::optional<collectives::Collective> collective_named(const std::string& name) {
+  for (collectives::Collective c : collectives::all_collectives())
+    if (collectives::info(c).name == name) return c;
+  return std::nullopt;
+}
 
 constexpr long long kLargestInt = std::numeric_limits<int>::max();
 
@@ -188,7 +194,7 @@ Workload read_workload(const TableReader& r) {
   Workload w;
   const std::string name = r.text("workload", "");
   if (name.empty()) r.fail("workload", "missing (a collective, overlap, buckets or step_proxy)");
-  if (kCollectives.count(name)) {
+  if (collective_named(name)) {
     w.kind = WorkloadKind::collective;
     w.collective = name;
   } else if (name == "overlap") {
@@ -244,6 +250,15 @@ std::vector<ScalePoint> read_points(const TableReader& r) {
                                          rpn, kLargestInt));
   std::vector<ScalePoint> points;
   for (long long n : nodes) points.push_back({static_cast<int>(n), rpn, gpn});
+  // A point perfgate-collectives would refuse (hypercube on 3 ranks) is refused with the plan,
+  // not after the sweep's earlier points have run.
+  if (const auto c = collective_named(r.text("workload", ""))) {
+    for (const ScalePoint& p : points) {
+      if (const auto why = collectives::rank_count_refusal(*c, p.ranks()))
+        r.fail(r.has("ranks_per_node") ? "ranks_per_node" : "nodes",
+               fmt::format("{}: {}", p.label(), *why));
+    }
+  }
   return points;
 }
 

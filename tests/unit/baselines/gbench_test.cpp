@@ -67,7 +67,7 @@ TEST_CASE("error and skipped rows become failed and skipped results, never sampl
   CHECK(skipped.samples.empty());
 }
 
-TEST_CASE("aggregate-only benchmarks fall back to the aggregates; BigO/RMS go to metadata") {
+TEST_CASE("aggregate-only benchmarks fall back to the aggregates, BigO/RMS go to metadata") {
   const Run run = read_results_file(kData / "gbench_new_interleaved.json");
   const auto& agg = find_series(run, "BM_aggonly@time");
   CHECK(agg.samples.empty());

@@ -825,7 +825,7 @@ TEST_CASE("the newest nccl-tests' bitwise check: #bitdiff read as a check, besid
         "CUDA event timing; i_* uses max over process rows; summary skips first 2 iterations");
 }
 
-TEST_CASE("a bitwise check's count with wrong elements names both; cycles sum both") {
+TEST_CASE("a bitwise check's count with wrong elements names both, cycles sum both") {
   const std::string header =
       "# Collective test starting: all_reduce_perf\n"
       "#  size count type redop root time algbw busbw #wrong #bitdiff time algbw busbw #wrong "

@@ -34,7 +34,7 @@ TEST_CASE("a saved verdict comes back with every field of its evidence") {
   CHECK(store->load_verdicts("other").empty());
 }
 
-TEST_CASE("saving a comparison again replaces its verdicts; other baselines' verdicts stay") {
+TEST_CASE("saving a comparison again replaces its verdicts, other baselines' verdicts stay") {
   TempDir dir;
   auto store = Store::open(dir.file("s.db"), OpenMode::read_write);
   store->save_verdicts("cand",

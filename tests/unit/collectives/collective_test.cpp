@@ -33,7 +33,7 @@ TEST_CASE("hypercube's algbw counts the blocks a rank receives, as hypercube_per
         Approx(algbw_gbps(1'048'576, 10.0) * busbw_factor(Collective::all_gather, 4)));
 }
 
-TEST_CASE("hypercube runs on a power-of-two rank count only; the rest on any") {
+TEST_CASE("hypercube runs on a power-of-two rank count only, the rest on any") {
   for (int ranks : {1, 2, 4, 8, 64}) CHECK_FALSE(rank_count_refusal(Collective::hypercube, ranks));
   for (int ranks : {3, 6, 12}) {
     INFO(ranks);

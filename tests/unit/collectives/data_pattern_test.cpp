@@ -106,7 +106,7 @@ std::vector<double> simulate(const CaseShape& s, int rank, Reduction how = Reduc
 
 }  // namespace
 
-TEST_CASE("a correct result has no wrong elements; a corrupted one is counted") {
+TEST_CASE("a correct result has no wrong elements, a corrupted one is counted") {
   for (Collective c : all_collectives()) {
     for (ReduceOp op : all_reduce_ops()) {
       CaseShape s{c, DataType::f32, op, 1, 4, 32};
@@ -331,7 +331,7 @@ TEST_CASE("every datatype and op is checked exactly, integer averages truncated"
   CHECK(fractional > 0);
 }
 
-TEST_CASE("gather is checked on its root only; scatter's blocks come from the root") {
+TEST_CASE("gather is checked on its root only, scatter's blocks come from the root") {
   const CaseShape gather{Collective::gather, DataType::f32, ReduceOp::sum, 2, 4, 32};
   CHECK(has_output(gather, 2));
   CHECK_FALSE(has_output(gather, 1));

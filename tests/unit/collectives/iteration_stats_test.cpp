@@ -38,7 +38,7 @@ TEST_CASE("under 100 iterations p99 is the maximum, as nccl-tests warns") {
   CHECK(iteration_stats(zeros).cv_pct == 0);  // no division by a zero mean
 }
 
-TEST_CASE("an iteration's time is its slowest rank's; every rank's times are kept") {
+TEST_CASE("an iteration's time is its slowest rank's, every rank's times are kept") {
   const IterationTimes t = iteration_times({{5, 9, 4}, {7, 3, 4}, {6, 8, 11}});
   CHECK(t.slowest_us == std::vector<double>{7, 9, 11});
   CHECK(t.rank_us.size() == 3);

@@ -8,7 +8,7 @@
 
 using namespace perfgate::collectives;
 
-TEST_CASE("NCCL_TESTS_MIN_BW's value is a bandwidth from 0; unset sets no floor") {
+TEST_CASE("NCCL_TESTS_MIN_BW's value is a bandwidth from 0, unset sets no floor") {
   CHECK_FALSE(parse_min_busbw(nullptr).has_value());
   CHECK(parse_min_busbw("150") == 150.0);
   CHECK(parse_min_busbw("42.5") == 42.5);

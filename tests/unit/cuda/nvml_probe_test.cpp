@@ -18,7 +18,7 @@ TEST_CASE("a library without NVML's symbols is reported, not called") {
   CHECK_THAT(probe.why(), Catch::Contains("symbol"));
 }
 
-TEST_CASE("thermal and hardware slowdowns disqualify a sample; the power cap does not") {
+TEST_CASE("thermal and hardware slowdowns disqualify a sample, the power cap does not") {
   using namespace throttle_bits;
   CHECK(is_disqualifying_throttle(hw_slowdown));
   CHECK(is_disqualifying_throttle(sw_thermal | sw_power_cap));

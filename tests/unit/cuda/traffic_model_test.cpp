@@ -30,7 +30,7 @@ TEST_CASE("attention model: 4*B*H*Sq*Skv*D, causal keeps the lower triangle") {
   CHECK(attention_score_count(tail) == Approx(4.0 + 5.0));
 }
 
-TEST_CASE("GQA: heads must be a multiple of kv_heads; K/V bytes follow kv_heads") {
+TEST_CASE("GQA: heads must be a multiple of kv_heads, K/V bytes follow kv_heads") {
   AttentionShape s{1, 32, 8, 1024, 1024, 128, false};
   const Traffic t = attention_forward_traffic(s, Precision::bf16);
   CHECK(t.bytes == Approx((2.0 * 32 + 2.0 * 8) * 1024 * 128 * 2));
@@ -57,7 +57,7 @@ TEST_CASE("memory-bound models count the minimum traffic") {
   CHECK_THROWS_WITH(softmax_traffic({0, 8}, Precision::bf16), Catch::Contains("rows"));
 }
 
-TEST_CASE("fractions of a ceiling; an unmeasured ceiling gives 0") {
+TEST_CASE("fractions of a ceiling, an unmeasured ceiling gives 0") {
   CHECK(fraction_of(450.0, 500.0) == Approx(0.9));
   CHECK(fraction_of(450.0, 0.0) == 0.0);
 }

@@ -159,7 +159,7 @@ TEST_CASE("store: network file systems are recognised by their statfs magic") {
   CHECK_FALSE(network_filesystem_name(0x01021994));  // tmpfs
 }
 
-TEST_CASE("store: a local folder passes; free space is reported against the thresholds") {
+TEST_CASE("store: a local folder passes, free space is reported against the thresholds") {
   const fs::path store = fs::temp_directory_path() / "perfgate-doctor-test" / "sub" / "x.db";
   const auto ok = check_store_location(store, 0, 0);  // folder not created yet: nearest parent
   CHECK(worst_level(ok) == Level::info);

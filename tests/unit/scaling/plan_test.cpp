@@ -78,6 +78,25 @@ TEST_CASE("plan errors name file, line and key") {
   CHECK(error_of("title = 1\n") == "plan.toml: sweep: no [[sweep]] tables");
 }
 
+TEST_CASE("every collective of perfgate-collectives is a workload, hypercube on powers of 2") {
+  for (const std::string c : {"gather", "scatter", "hypercube", "sendrecv"}) {
+    INFO(c);
+    const auto plans = parse_plan_text(
+        "[[sweep]]\nname = \"x\"\nworkload = \"" + c + "\"\nnodes = [1, 2, 4]\n", "p");
+    CHECK(plans[0].workload.kind == WorkloadKind::collective);
+    CHECK(plans[0].workload.collective == c);
+  }
+  CHECK(error_of("[[sweep]]\nname = \"x\"\nworkload = \"hypercube\"\nnodes = [1, 2]\n"
+                 "ranks_per_node = 3\n") ==
+        "plan.toml:5: ranks_per_node: N1xR3: hypercube needs a power-of-two rank count, not 3");
+  CHECK(error_of("[[sweep]]\nname = \"x\"\nworkload = \"hypercube\"\nnodes = [1, 2, 3]\n") ==
+        "plan.toml:4: nodes: N3xR1: hypercube needs a power-of-two rank count, not 3");
+  // Names as perfgate-collectives prints them, not its aliases: the results' family is built
+  // from the name.
+  CHECK(error_of("[[sweep]]\nname = \"x\"\nworkload = \"allreduce\"\n") ==
+        "plan.toml:3: workload: unknown workload 'allreduce'");
+}
+
 TEST_CASE("plan numbers past what the sweep can hold are refused, not wrapped") {
   const std::string head = "[[sweep]]\nname = \"x\"\nworkload = \"all_reduce\"\n";
   // Once a signed overflow in the size parser; now the shared byte-size parser's limit.

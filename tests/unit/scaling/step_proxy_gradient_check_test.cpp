@@ -111,7 +111,7 @@ TEST_CASE("ranks that disagree fail even when one of them is right", "[step_prox
   CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, sums, 2, kFp32UnitRoundoff), GradientCheckFailed);
 }
 
-TEST_CASE("NaN sums fail; all-zero gradients pass", "[step_proxy]") {
+TEST_CASE("NaN sums fail, all-zero gradients pass", "[step_proxy]") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   CHECK_THROWS_AS(judge_gradient_sums(kOneBucket, {{10.0}, {nan}, {nan}}, 2, kBf16UnitRoundoff),
                   GradientCheckFailed);
