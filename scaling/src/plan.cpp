@@ -250,15 +250,6 @@ std::vector<ScalePoint> read_points(const TableReader& r) {
                                          rpn, kLargestInt));
   std::vector<ScalePoint> points;
   for (long long n : nodes) points.push_back({static_cast<int>(n), rpn, gpn});
-  // A point perfgate-collectives would refuse (hypercube on 3 ranks) is refused with the plan,
-  // not after the sweep's earlier points have run.
-  if (const auto c = collective_named(r.text("workload", ""))) {
-    for (const ScalePoint& p : points) {
-      if (const auto why = collectives::rank_count_refusal(*c, p.ranks()))
-        r.fail(r.has("ranks_per_node") ? "ranks_per_node" : "nodes",
-               fmt::format("{}: {}", p.label(), *why));
-    }
-  }
   return points;
 }
 
@@ -276,6 +267,18 @@ SweepPlan read_plan(const toml::table& t, const std::string& source) {
   if (mode != "weak" && mode != "strong") r.fail("mode", "expected \"weak\" or \"strong\"");
   plan.mode = mode == "weak" ? ScalingMode::weak : ScalingMode::strong;
   plan.points = read_points(r);
+  // A point perfgate-collectives would refuse (hypercube on 3 ranks) is refused with the plan,
+  // not after the sweep's earlier points have run.
+  const auto c = plan.workload.kind == WorkloadKind::collective
+                     ? collective_named(plan.workload.collective)
+                     : std::nullopt;
+  if (c) {
+    for (const ScalePoint& p : plan.points) {
+      if (const auto why = collectives::rank_count_refusal(*c, p.ranks()))
+        r.fail(r.has("ranks_per_node") ? "ranks_per_node" : "nodes",
+               fmt::format("{}: {}", p.label(), *why));
+    }
+  }
   plan.env = r.string_table("env");
   plan.point_timeout_s = r.count("point_timeout_s", plan.point_timeout_s, 1);
   return plan;

@@ -89,6 +89,10 @@ class MpiBackend final : public Backend {
     const BufferCounts counts = buffer_counts(shape.collective, shape.count, shape.ranks);
     send_count_ = counts.send;
     recv_count_ = counts.recv;
+    // Once a case, not in each timed operation.
+    hypercube_steps_ = shape.collective == Collective::hypercube
+                           ? hypercube_steps(comm_.rank(), shape.ranks)
+                           : std::vector<HypercubeStep>{};
     const std::size_t size = type_size(shape.dtype);
     const std::size_t biggest = std::max(counts.send, counts.recv);
     const std::size_t recv_bytes = (in_place ? biggest : counts.recv) * size;
@@ -285,7 +289,7 @@ class MpiBackend final : public Backend {
     const MPI_Datatype type = mpi_datatype(shape_.dtype);
     const std::size_t block_bytes = send_count_ * type_size(shape_.dtype);
     if (!in_place_) std::memcpy(out + own_block_offset(), send_view_.data(), block_bytes);
-    for (const HypercubeStep& step : hypercube_steps(comm_.rank(), shape_.ranks)) {
+    for (const HypercubeStep& step : hypercube_steps_) {
       const auto elements = static_cast<int>(send_count_ * step.blocks);  // at most the count
       MPI_Sendrecv(out + step.sent * block_bytes, elements, type, step.peer, 0,
                    out + step.received * block_bytes, elements, type, step.peer, 0, comm_.comm(),
@@ -372,6 +376,7 @@ class MpiBackend final : public Backend {
   std::size_t stride_ = 0;  // bytes from one group region to the next
   std::vector<MPI_Request> requests_;
   std::size_t send_count_ = 0, recv_count_ = 0;
+  std::vector<HypercubeStep> hypercube_steps_;  // this rank's exchanges, for a hypercube case
   PageAlignedVector<std::byte> send_, recv_;
   PageAlignedVector<std::byte> premultiplied_;  // mulsum out of place: the input times the scalar
   // The buffers as the operations see them: -u's elements into each allocation.

@@ -229,6 +229,10 @@ class NcclBackend final : public Backend {
     const BufferCounts counts = buffer_counts(shape.collective, shape.count, shape.ranks);
     send_count_ = counts.send;
     recv_count_ = counts.recv;
+    // Once a case, not in each timed operation.
+    hypercube_steps_ = shape.collective == Collective::hypercube
+                           ? hypercube_steps(comm_.rank(), shape.ranks)
+                           : std::vector<HypercubeStep>{};
     const std::size_t size = type_size(shape.dtype);
     // -u N: each buffer starts N elements into its allocation, as nccl-tests shifts them.
     shift_ = static_cast<std::size_t>(unalign_) * size;
@@ -391,7 +395,7 @@ class NcclBackend final : public Backend {
     std::byte* own = out + static_cast<std::size_t>(comm_.rank()) * block_bytes;
     if (in != own)
       PG_CHECK(cudaMemcpyAsync(own, in, block_bytes, cudaMemcpyDeviceToDevice, stream_));
-    for (const HypercubeStep& step : hypercube_steps(comm_.rank(), shape_.ranks)) {
+    for (const HypercubeStep& step : hypercube_steps_) {
       const std::size_t elements = send_count_ * step.blocks;
       PG_CHECK(ncclGroupStart());
       PG_CHECK(ncclSend(out + step.sent * block_bytes, elements, type, step.peer, nccl_, stream_));
@@ -572,6 +576,7 @@ class NcclBackend final : public Backend {
   CaseShape shape_;
   bool in_place_ = false;
   std::size_t send_count_ = 0, recv_count_ = 0;
+  std::vector<HypercubeStep> hypercube_steps_;  // this rank's exchanges, for a hypercube case
   NcclBuffer send_, recv_;
   cublasHandle_t cublas_ = nullptr;
   int n_ = 0;

@@ -1,6 +1,7 @@
 #include "perfgate/collectives/collective.hpp"
 
 #include <array>
+#include <bit>
 
 #include <fmt/format.h>
 
@@ -66,7 +67,8 @@ double algbw_share(Collective c, int ranks) {
 }
 
 std::optional<std::string> rank_count_refusal(Collective c, int ranks) {
-  if (c != Collective::hypercube || (ranks > 0 && (ranks & (ranks - 1)) == 0)) return std::nullopt;
+  if (c != Collective::hypercube || (ranks > 0 && std::has_single_bit(unsigned(ranks))))
+    return std::nullopt;
   return fmt::format("hypercube needs a power-of-two rank count, not {}", ranks);
 }
 
