@@ -7,6 +7,9 @@
 //   allreduce_sign       MPI_Allreduce of more than one element flips the sign bit of element
 //                        count / 2 of rank 0's result (the program's own bookkeeping reduces
 //                        single values, which stay right)
+//   allreduce_halve_e5m2 MPI_Allreduce of more than one one-byte element halves element
+//                        count / 2 of rank 0's result read as fp8 e5m2 (its exponent less one:
+//                        the code less 4), a sum whose average is then half the right one
 // Any other value, or none, passes every call through unchanged.
 #include <mpi.h>
 
@@ -52,15 +55,17 @@ int MPI_Alltoall(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Da
 
 int MPI_Allreduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c) {
   const int status = PMPI_Allreduce(s, r, n, t, o, c);
-  if (!fault_is("allreduce_sign") || n <= 1) return status;
+  const bool flip_sign = fault_is("allreduce_sign");
+  const bool halve = fault_is("allreduce_halve_e5m2") && type_bytes(t) == 1;
+  if (!(flip_sign || halve) || n <= 1) return status;
   int rank = 0;
   PMPI_Comm_rank(c, &rank);
-  if (rank == 0) {
-    // The element's most significant byte, little-endian: its sign bit.
-    const std::size_t size = type_bytes(t);
-    static_cast<std::byte*>(r)[static_cast<std::size_t>(n / 2) * size + size - 1] ^=
-        std::byte{0x80};
-  }
+  if (rank != 0) return status;
+  const std::size_t size = type_bytes(t);
+  // The element's most significant byte, little-endian: its sign bit.
+  std::byte& top = static_cast<std::byte*>(r)[static_cast<std::size_t>(n / 2) * size + size - 1];
+  if (flip_sign) top ^= std::byte{0x80};
+  if (halve) top = static_cast<std::byte>(static_cast<unsigned>(top) - 4);
   return status;
 }
 

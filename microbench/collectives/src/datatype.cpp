@@ -194,6 +194,14 @@ double type_epsilon(DataType t) {
   return std::ldexp(1.0, -format_of(t).mantissa_bits);
 }
 
+double type_smallest_subnormal(DataType t) {
+  if (is_integer(t)) return 1.0;
+  if (t == DataType::f32) return std::numeric_limits<float>::denorm_min();
+  if (t == DataType::f64) return std::numeric_limits<double>::denorm_min();
+  const Minifloat f = format_of(t);
+  return std::ldexp(1.0, 1 - f.bias() - f.mantissa_bits);
+}
+
 const std::vector<DataType>& all_datatypes() {
   static const std::vector<DataType> all{DataType::i8,   DataType::u8,     DataType::i32,
                                          DataType::u32,  DataType::i64,    DataType::u64,

@@ -70,6 +70,17 @@ cp "$WORK/out" "$WORK/allreduce.txt"
   { cat "$WORK/allreduce.txt"; fail "all_reduce: a row without exactly one wrong element a column"; }
 expect_in allreduce.txt '^# Out of bounds values : 18 FAILED$'
 
+# --- An fp8 e5m2 average over 3 ranks with one element halved on rank 0 (the MPI backend sums,
+# then divides): exactly one wrong element in each row's both columns. Until 2026-12-06 the
+# tolerance of a rounded average was twice the epsilon, half the value in e5m2: 0 wrong, OK.
+expect_exit 1 faulty allreduce_halve_e5m2 3 --backend mpi --collective all_reduce -b 96 -e 6K \
+  -f 8 -n 1 -w 0 -d f8e5m2 -o avg
+cp "$WORK/out" "$WORK/average.txt"
+[ "$(wrong_cells "$WORK/average.txt" | wc -l)" -eq 3 ] || { cat "$WORK/average.txt"; fail "e5m2 average: not 3 rows"; }
+[ "$(wrong_cells "$WORK/average.txt" | awk '$2 != 1 || $3 != 1' | wc -l)" -eq 0 ] ||
+  { cat "$WORK/average.txt"; fail "e5m2 average: a row without exactly one wrong element a column"; }
+expect_in average.txt '^# Out of bounds values : 6 FAILED$'
+
 # --- The same programs without a fault pass: the interposer itself changes nothing.
 expect_exit 0 faulty none 2 --backend mpi --collective alltoall,all_reduce -b 1K -e 256K -f 16 \
   -n 1 -w 0

@@ -39,9 +39,9 @@ double premul_scalar(const CaseShape& shape, int rank);
 double expected_value(const CaseShape& shape, int rank, std::size_t index);
 // True when `rank` has an output to check (reduce, gather: only the root).
 bool has_output(const CaseShape& shape, int rank);
-// Elements of `output` (the receive buffer of `rank`) not equal to the expected value; an
-// average over a rank count that is not a power of two may differ by its rounding (2 × the
-// datatype's epsilon, relative).
+// Elements of `output` (the receive buffer of `rank`) not equal to the expected value; a float
+// average over a rank count that is not a power of two may differ by its roundings (1/n's and
+// the result's, as NCCL and MPI compute it).
 // `first`: the index in the receive buffer of output[0] (a buffer checked piece by piece).
 std::size_t count_wrong(const CaseShape& shape, int rank, std::span<const double> output,
                         std::size_t first = 0);

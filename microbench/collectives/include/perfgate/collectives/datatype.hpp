@@ -27,6 +27,9 @@ bool is_integer(DataType t);
 bool is_narrow_float(DataType t);
 // The distance from 1 to the next representable value (1 for the integer types).
 double type_epsilon(DataType t);
+// The smallest positive value of a floating-point type (a subnormal's spacing); 1 for the
+// integer types.
+double type_smallest_subnormal(DataType t);
 // Accepts the nccl-tests names and fp32, bf16, fp16, fp8 (= f8e4m3), fp64 and the series
 // spellings; throws InputError.
 DataType datatype_from_string(std::string_view s);
