@@ -211,7 +211,7 @@ void expected_values(const CaseShape& s, int rank, std::size_t first, std::span<
 // implementations sum exactly and divide. So the error is 1/n's, times the n·want the inputs
 // sum to (none for MPI), and the result's rounding: half a unit in the last place, or half the
 // subnormals' spacing, with a rounding through a wider type on the way (NCCL sums fp8 in half,
-// the MPI backend divides in double and converts through float). From 64 ranks on 1/n is
+// the MPI backend divides in double and converts through float). Beyond 64 ranks 1/n is
 // subnormal in e4m3 and NCCL's average is far off (nearly doubled over 1000 ranks): what it
 // computes is what the check accepts. Twice the datatype's epsilon, relative, used until
 // 2026-12-06, let a halved e5m2 average pass and refused NCCL's e4m3 average over 1000 ranks.

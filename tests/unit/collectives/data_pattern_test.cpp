@@ -244,7 +244,7 @@ TEST_CASE("float averages pass as NCCL and MPI round them at any rank count, hal
         CHECK(count_wrong(s, 1, nccl) == 0);
         std::vector<double> half = simulate(s, 1);
         for (double& v : half) v /= 2;
-        // From 64 ranks on 1/n is subnormal in e4m3: over 1000 NCCL's average is nearly
+        // Beyond 64 ranks 1/n is subnormal in e4m3: over 1000 NCCL's average is nearly
         // doubled (1/1000 rounds to 2^-9), and a halved one cannot be told from it.
         if (t != DataType::f8e4m3 || ranks < 1000) CHECK(count_wrong(s, 1, half) == half.size());
       }
