@@ -325,7 +325,10 @@ std::size_t count_wrong_encoded(const CaseShape& s, int rank, std::size_t first,
                                 std::span<const std::byte> out) {
   const std::size_t size = type_size(s.dtype);
   std::size_t wrong = 0;
-  auto& [got, want] = staging();  // values, expected
+  // Named references, not a structured binding: clang before 16 cannot capture a binding.
+  Staging& stage = staging();
+  std::vector<double>& got = stage.values;
+  std::vector<double>& want = stage.expected;
   for_each_piece(out.size() / size, [&](std::size_t begin, std::size_t n) {
     got.resize(n);
     decode_array(s.dtype, out.subspan(begin * size, n * size), got);
