@@ -22,6 +22,14 @@ class HostIterationClock final : public IterationClock {
 
 }  // namespace
 
+PreparedCase prepare_case(const CaseShape& shape, bool in_place, int rank) {
+  const BufferCounts counts = buffer_counts(shape.collective, shape.count, shape.ranks);
+  PreparedCase prepared{shape, in_place, counts.send, counts.recv, {}};
+  if (shape.collective == Collective::hypercube)
+    prepared.hypercube_steps = hypercube_steps(rank, shape.ranks);
+  return prepared;
+}
+
 std::unique_ptr<IterationClock> Backend::iteration_clock(int marks) {
   return std::make_unique<HostIterationClock>(marks);
 }

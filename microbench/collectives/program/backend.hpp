@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/collectives/collective.hpp"
 #include "perfgate/collectives/data_pattern.hpp"
 #include "perfgate/collectives/nccl_table.hpp"
 #include "perfgate/collectives/node_memory.hpp"
@@ -33,6 +34,17 @@ class IterationClock {
   virtual void mark() = 0;
   virtual std::vector<double> spans_us() = 0;
 };
+
+// What a backend keeps of the case prepare() was given, the same for every backend.
+struct PreparedCase {
+  CaseShape shape;
+  bool in_place = false;
+  std::size_t send_count = 0, recv_count = 0;  // elements of the send and receive buffers
+  std::vector<HypercubeStep> hypercube_steps;  // this rank's exchanges, for a hypercube case
+};
+// `shape` run by `rank`: its buffer counts and, once a case rather than in each timed
+// operation, a hypercube's exchanges.
+PreparedCase prepare_case(const CaseShape& shape, bool in_place, int rank);
 
 class Backend {
  public:

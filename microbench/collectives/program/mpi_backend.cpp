@@ -84,19 +84,11 @@ class MpiBackend final : public Backend {
   }
 
   void prepare(const CaseShape& shape, bool in_place) override {
-    shape_ = shape;
-    in_place_ = in_place;
-    const BufferCounts counts = buffer_counts(shape.collective, shape.count, shape.ranks);
-    send_count_ = counts.send;
-    recv_count_ = counts.recv;
-    // Once a case, not in each timed operation.
-    hypercube_steps_ = shape.collective == Collective::hypercube
-                           ? hypercube_steps(comm_.rank(), shape.ranks)
-                           : std::vector<HypercubeStep>{};
+    case_ = prepare_case(shape, in_place, comm_.rank());
     const std::size_t size = type_size(shape.dtype);
-    const std::size_t biggest = std::max(counts.send, counts.recv);
-    const std::size_t recv_bytes = (in_place ? biggest : counts.recv) * size;
-    const std::size_t send_bytes = in_place ? 0 : counts.send * size;
+    const std::size_t biggest = std::max(case_.send_count, case_.recv_count);
+    const std::size_t recv_bytes = (in_place ? biggest : case_.recv_count) * size;
+    const std::size_t send_bytes = in_place ? 0 : case_.send_count * size;
     // Operations of a group in flight together each receive into a region of their own (MPI
     // forbids two writing one buffer); a lone operation uses region 0.
     stride_ = group_ == 1 ? recv_bytes : region_stride(recv_bytes);
@@ -137,14 +129,14 @@ class MpiBackend final : public Backend {
   }
 
   void refill(std::uint32_t draw) override {
-    shape_.draw = draw;
-    const std::size_t size = type_size(shape_.dtype);
+    case_.shape.draw = draw;
+    const std::size_t size = type_size(case_.shape.dtype);
     std::span<std::byte> target = send_view_;
-    if (in_place_) {
-      const bool at_own_block = input_is_own_output_block(shape_.collective);
-      target = recv_view_.subspan(at_own_block ? own_block_offset() : 0, send_count_ * size);
+    if (case_.in_place) {
+      const bool at_own_block = input_is_own_output_block(case_.shape.collective);
+      target = recv_view_.subspan(at_own_block ? own_block_offset() : 0, case_.send_count * size);
     }
-    encode_input(shape_, comm_.rank(), 0, target);
+    encode_input(case_.shape, comm_.rank(), 0, target);
   }
 
   void launch() override {
@@ -171,13 +163,14 @@ class MpiBackend final : public Backend {
   void wait() override {}  // MPI calls and groups return complete
 
   void read_output(const OutputVisitor& visit) override {
-    const std::size_t size = type_size(shape_.dtype);
+    const std::size_t size = type_size(case_.shape.dtype);
     // Scatter in place leaves each rank's block where it sits in the root's layout.
-    const bool scattered = in_place_ && shape_.collective == Collective::scatter;
+    const bool scattered = case_.in_place && case_.shape.collective == Collective::scatter;
     std::span<const std::byte> out =
-        recv_view_.subspan(scattered ? own_block_offset() : 0, recv_count_ * size);
+        recv_view_.subspan(scattered ? own_block_offset() : 0, case_.recv_count * size);
     // Out of place, broadcast's root keeps its input in the send buffer.
-    if (!in_place_ && shape_.collective == Collective::broadcast && comm_.rank() == shape_.root)
+    if (!case_.in_place && case_.shape.collective == Collective::broadcast &&
+        comm_.rank() == case_.shape.root)
       out = send_view_;
     visit(0, out);
   }
@@ -209,22 +202,22 @@ class MpiBackend final : public Backend {
 
   // MPI has no average: sum, then scale (counted in the time).
   bool averages() const {
-    return shape_.op == ReduceOp::avg && info(shape_.collective).reduces &&
-           has_output(shape_, comm_.rank());
+    return case_.shape.op == ReduceOp::avg && info(case_.shape.collective).reduces &&
+           has_output(case_.shape, comm_.rank());
   }
 
   // nccl-tests' mulsum: MPI has no premultiplied sum, so a rank whose scalar is not 1 scales its
   // input on the host first (in the time, as NCCL's multiply inside its kernel is): into a copy
   // out of place (the operations of a group all read it), in each group region's buffer in
   // place, which the output overwrites anyway.
-  bool premultiplies() const { return premul_scalar(shape_, comm_.rank()) != 1.0; }
+  bool premultiplies() const { return premul_scalar(case_.shape, comm_.rank()) != 1.0; }
 
   void premultiply(int regions) {
     if (!premultiplies()) return;
-    const double scalar = premul_scalar(shape_, comm_.rank());
+    const double scalar = premul_scalar(case_.shape, comm_.rank());
     const auto times_scalar = [scalar](double v) { return v * scalar; };
-    const std::size_t bytes = send_count_ * type_size(shape_.dtype);
-    if (!in_place_) {
+    const std::size_t bytes = case_.send_count * type_size(case_.shape.dtype);
+    if (!case_.in_place) {
       transform_elements(send_view_, premultiplied_view_, times_scalar);
       return;
     }
@@ -236,15 +229,16 @@ class MpiBackend final : public Backend {
 
   // One operation receiving into `out`: blocking, or with `requests` started nonblocking.
   void start(std::byte* out, std::vector<MPI_Request>* requests) {
-    const MPI_Datatype type = mpi_datatype(shape_.dtype);
-    const MPI_Op op = mpi_op(shape_.dtype, shape_.op);
+    const MPI_Datatype type = mpi_datatype(case_.shape.dtype);
+    const MPI_Op op = mpi_op(case_.shape.dtype, case_.shape.op);
     const MPI_Comm comm = comm_.comm();
-    const int send = static_cast<int>(send_count_), recv = static_cast<int>(recv_count_);
-    const int block = static_cast<int>(shape_.count / static_cast<std::size_t>(shape_.ranks));
-    void* in = in_place_         ? MPI_IN_PLACE
+    const int send = static_cast<int>(case_.send_count), recv = static_cast<int>(case_.recv_count);
+    const int block =
+        static_cast<int>(case_.shape.count / static_cast<std::size_t>(case_.shape.ranks));
+    void* in = case_.in_place    ? MPI_IN_PLACE
                : premultiplies() ? static_cast<void*>(premultiplied_view_.data())
                                  : static_cast<void*>(send_view_.data());
-    switch (shape_.collective) {
+    switch (case_.shape.collective) {
       case Collective::all_reduce:
         start_call(requests, MPI_Allreduce, MPI_Iallreduce, in, out, send, type, op, comm);
         break;
@@ -257,13 +251,15 @@ class MpiBackend final : public Backend {
         break;
       case Collective::broadcast: {
         // MPI_Bcast has one buffer: out of place, the root sends from its input buffer.
-        void* buffer = !in_place_ && comm_.rank() == shape_.root ? send_view_.data() : out;
-        start_call(requests, MPI_Bcast, MPI_Ibcast, buffer, send, type, shape_.root, comm);
+        void* buffer =
+            !case_.in_place && comm_.rank() == case_.shape.root ? send_view_.data() : out;
+        start_call(requests, MPI_Bcast, MPI_Ibcast, buffer, send, type, case_.shape.root, comm);
         break;
       }
       case Collective::reduce:
-        if (in_place_ && comm_.rank() != shape_.root) in = out;
-        start_call(requests, MPI_Reduce, MPI_Ireduce, in, out, send, type, op, shape_.root, comm);
+        if (case_.in_place && comm_.rank() != case_.shape.root) in = out;
+        start_call(requests, MPI_Reduce, MPI_Ireduce, in, out, send, type, op, case_.shape.root,
+                   comm);
         break;
       case Collective::alltoall:
         start_call(requests, MPI_Alltoall, MPI_Ialltoall, in, block, type, out, block, type, comm);
@@ -286,11 +282,11 @@ class MpiBackend final : public Backend {
   // gathered so far. A step needs the one before it, so a group's hypercubes run one after
   // another, as the in-place send-receive does.
   void run_hypercube(std::byte* out) {
-    const MPI_Datatype type = mpi_datatype(shape_.dtype);
-    const std::size_t block_bytes = send_count_ * type_size(shape_.dtype);
-    if (!in_place_) std::memcpy(out + own_block_offset(), send_view_.data(), block_bytes);
-    for (const HypercubeStep& step : hypercube_steps_) {
-      const auto elements = static_cast<int>(send_count_ * step.blocks);  // at most the count
+    const MPI_Datatype type = mpi_datatype(case_.shape.dtype);
+    const std::size_t block_bytes = case_.send_count * type_size(case_.shape.dtype);
+    if (!case_.in_place) std::memcpy(out + own_block_offset(), send_view_.data(), block_bytes);
+    for (const HypercubeStep& step : case_.hypercube_steps) {
+      const auto elements = static_cast<int>(case_.send_count * step.blocks);  // at most the count
       MPI_Sendrecv(out + step.sent * block_bytes, elements, type, step.peer, 0,
                    out + step.received * block_bytes, elements, type, step.peer, 0, comm_.comm(),
                    MPI_STATUS_IGNORE);
@@ -300,38 +296,39 @@ class MpiBackend final : public Backend {
   // Gather and scatter. In place, MPI_IN_PLACE is the root's alone: another rank gathers from,
   // or scatters into, its own block of the one buffer, where the NCCL layout keeps it too.
   void start_rooted_blocks(std::byte* out, std::vector<MPI_Request>* requests) {
-    const MPI_Datatype type = mpi_datatype(shape_.dtype);
+    const MPI_Datatype type = mpi_datatype(case_.shape.dtype);
     const MPI_Comm comm = comm_.comm();
-    const int block = static_cast<int>(shape_.count / static_cast<std::size_t>(shape_.ranks));
-    const bool root = comm_.rank() == shape_.root;
+    const int block =
+        static_cast<int>(case_.shape.count / static_cast<std::size_t>(case_.shape.ranks));
+    const bool root = comm_.rank() == case_.shape.root;
     void* own_block = out + own_block_offset();
     void* in = send_view_.data();
-    if (shape_.collective == Collective::gather) {
-      void* from = !in_place_ ? in : root ? MPI_IN_PLACE : own_block;
+    if (case_.shape.collective == Collective::gather) {
+      void* from = !case_.in_place ? in : root ? MPI_IN_PLACE : own_block;
       start_call(requests, MPI_Gather, MPI_Igather, from, block, type, out, block, type,
-                 shape_.root, comm);
+                 case_.shape.root, comm);
     } else {
-      void* from = in_place_ ? out : in;
-      void* into = !in_place_ ? out : root ? MPI_IN_PLACE : own_block;
+      void* from = case_.in_place ? out : in;
+      void* into = !case_.in_place ? out : root ? MPI_IN_PLACE : own_block;
       start_call(requests, MPI_Scatter, MPI_Iscatter, from, block, type, into, block, type,
-                 shape_.root, comm);
+                 case_.shape.root, comm);
     }
   }
 
   // Bytes from a buffer's start to this rank's block (the in-place layout of gather, scatter and
   // the all_gathers).
   std::size_t own_block_offset() const {
-    return static_cast<std::size_t>(comm_.rank()) * (shape_.count / shape_.ranks) *
-           type_size(shape_.dtype);
+    return static_cast<std::size_t>(comm_.rank()) * (case_.shape.count / case_.shape.ranks) *
+           type_size(case_.shape.dtype);
   }
 
   void start_ring_exchange(std::byte* out, std::vector<MPI_Request>* requests) {
-    const MPI_Datatype type = mpi_datatype(shape_.dtype);
+    const MPI_Datatype type = mpi_datatype(case_.shape.dtype);
     const MPI_Comm comm = comm_.comm();
-    const int send = static_cast<int>(send_count_), recv = static_cast<int>(recv_count_);
-    const int next = (comm_.rank() + 1) % shape_.ranks,
-              prev = (comm_.rank() - 1 + shape_.ranks) % shape_.ranks;
-    if (in_place_) {
+    const int send = static_cast<int>(case_.send_count), recv = static_cast<int>(case_.recv_count);
+    const int next = (comm_.rank() + 1) % case_.shape.ranks,
+              prev = (comm_.rank() - 1 + case_.shape.ranks) % case_.shape.ranks;
+    if (case_.in_place) {
       // MPI 3.1 has no nonblocking send-receive in one buffer: a group's in-place exchanges
       // run one after another.
       MPI_Sendrecv_replace(out, send, type, next, 0, prev, 0, comm, MPI_STATUS_IGNORE);
@@ -347,20 +344,20 @@ class MpiBackend final : public Backend {
   }
 
   void divide_output_by_ranks(std::byte* out) {
-    const std::span<std::byte> region(out, recv_count_ * type_size(shape_.dtype));
-    transform_elements(region, region, [this](double v) { return v / shape_.ranks; });
+    const std::span<std::byte> region(out, case_.recv_count * type_size(case_.shape.dtype));
+    transform_elements(region, region, [this](double v) { return v / case_.shape.ranks; });
   }
 
   // to[i] = f(from[i]) in the case's datatype, decoded and encoded a piece at a time (`to` may
   // be `from`).
   template <class F>
   void transform_elements(std::span<const std::byte> from, std::span<std::byte> to, F f) {
-    const std::size_t size = type_size(shape_.dtype);
+    const std::size_t size = type_size(case_.shape.dtype);
     std::vector<double> values;
     for_each_piece(from.size() / size, [&](std::size_t first, std::size_t n) {
-      values = decode_array(shape_.dtype, from.subspan(first * size, n * size));
+      values = decode_array(case_.shape.dtype, from.subspan(first * size, n * size));
       for (double& v : values) v = f(v);
-      encode_array(shape_.dtype, values, to.subspan(first * size, n * size));
+      encode_array(case_.shape.dtype, values, to.subspan(first * size, n * size));
     });
   }
 
@@ -371,12 +368,9 @@ class MpiBackend final : public Backend {
   const int group_;
   const int unalign_;  // -u: elements each buffer starts past its aligned allocation
   const std::int64_t setup_bytes_;
-  CaseShape shape_;
-  bool in_place_ = false;
+  PreparedCase case_;
   std::size_t stride_ = 0;  // bytes from one group region to the next
   std::vector<MPI_Request> requests_;
-  std::size_t send_count_ = 0, recv_count_ = 0;
-  std::vector<HypercubeStep> hypercube_steps_;  // this rank's exchanges, for a hypercube case
   PageAlignedVector<std::byte> send_, recv_;
   PageAlignedVector<std::byte> premultiplied_;  // mulsum out of place: the input times the scalar
   // The buffers as the operations see them: -u's elements into each allocation.

@@ -224,20 +224,12 @@ class NcclBackend final : public Backend {
 
   void prepare(const CaseShape& shape, bool in_place) override {
     drop_graph();
-    shape_ = shape;
-    in_place_ = in_place;
-    const BufferCounts counts = buffer_counts(shape.collective, shape.count, shape.ranks);
-    send_count_ = counts.send;
-    recv_count_ = counts.recv;
-    // Once a case, not in each timed operation.
-    hypercube_steps_ = shape.collective == Collective::hypercube
-                           ? hypercube_steps(comm_.rank(), shape.ranks)
-                           : std::vector<HypercubeStep>{};
+    case_ = prepare_case(shape, in_place, comm_.rank());
     const std::size_t size = type_size(shape.dtype);
     // -u N: each buffer starts N elements into its allocation, as nccl-tests shifts them.
     shift_ = static_cast<std::size_t>(unalign_) * size;
-    const std::size_t recv_bytes = std::max(counts.send, counts.recv) * size + shift_;
-    const std::size_t send_bytes = in_place ? 0 : counts.send * size + shift_;
+    const std::size_t recv_bytes = std::max(case_.send_count, case_.recv_count) * size + shift_;
+    const std::size_t send_bytes = in_place ? 0 : case_.send_count * size + shift_;
     // Kept while both fit; else both go before the new ones come, so that what the device holds
     // is one case's buffers, which the memory check judged, never one old and one new.
     // Registering and deregistering (-R) talk to the communicator.
@@ -252,7 +244,8 @@ class NcclBackend final : public Backend {
     });
     // As allocated (ncclMemAlloc's granularity) and registered (-R).
     buffer_memory_ += memory_in_use() - in_use_before;
-    PG_CHECK(cudaMemset(recv_.data() + shift_, 0, std::max(counts.send, counts.recv) * size));
+    PG_CHECK(
+        cudaMemset(recv_.data() + shift_, 0, std::max(case_.send_count, case_.recv_count) * size));
     refill(shape.draw);
   }
 
@@ -269,12 +262,12 @@ class NcclBackend final : public Backend {
 
   // Through a host piece at a time: the staging stays small whatever the buffer's size.
   void refill(std::uint32_t draw) override {
-    shape_.draw = draw;
-    const std::size_t size = type_size(shape_.dtype);
+    case_.shape.draw = draw;
+    const std::size_t size = type_size(case_.shape.dtype);
     std::vector<std::byte> host;
-    for_each_piece(send_count_, [&](std::size_t first, std::size_t n) {
+    for_each_piece(case_.send_count, [&](std::size_t first, std::size_t n) {
       host.resize(n * size);
-      encode_input(shape_, comm_.rank(), first, host);
+      encode_input(case_.shape, comm_.rank(), first, host);
       PG_CHECK(cudaMemcpy(send_pointer() + first * size, host.data(), host.size(),
                           cudaMemcpyHostToDevice));
     });
@@ -291,7 +284,7 @@ class NcclBackend final : public Backend {
   // its operations are enqueued one after another.
   void launch_group(int group) override {
     with_communicator([&] {
-      const bool one_group = shape_.collective != Collective::hypercube;
+      const bool one_group = case_.shape.collective != Collective::hypercube;
       if (one_group) PG_CHECK(ncclGroupStart());
       for (int k = 0; k < group; ++k) enqueue();
       if (one_group) PG_CHECK(ncclGroupEnd());
@@ -310,33 +303,34 @@ class NcclBackend final : public Backend {
   }
 
   void enqueue() {
-    const ncclDataType_t type = nccl_type(shape_.dtype);
-    const bool premultiplied = shape_.op == ReduceOp::mulsum && info(shape_.collective).reduces;
-    ncclRedOp_t op = nccl_op(shape_.op);
-    if (premultiplied) PG_CHECK(make_premul_op(shape_, &op));
-    const std::size_t size = type_size(shape_.dtype);
-    const std::size_t block = shape_.count / static_cast<std::size_t>(shape_.ranks);
+    const ncclDataType_t type = nccl_type(case_.shape.dtype);
+    const bool premultiplied =
+        case_.shape.op == ReduceOp::mulsum && info(case_.shape.collective).reduces;
+    ncclRedOp_t op = nccl_op(case_.shape.op);
+    if (premultiplied) PG_CHECK(make_premul_op(case_.shape, &op));
+    const std::size_t size = type_size(case_.shape.dtype);
+    const std::size_t block = case_.shape.count / static_cast<std::size_t>(case_.shape.ranks);
     std::byte* in = send_pointer();
     std::byte* out = recv_pointer();
-    switch (shape_.collective) {
+    switch (case_.shape.collective) {
       case Collective::all_reduce:
-        PG_CHECK(ncclAllReduce(in, out, send_count_, type, op, nccl_, stream_));
+        PG_CHECK(ncclAllReduce(in, out, case_.send_count, type, op, nccl_, stream_));
         break;
       case Collective::all_gather:
-        PG_CHECK(ncclAllGather(in, out, send_count_, type, nccl_, stream_));
+        PG_CHECK(ncclAllGather(in, out, case_.send_count, type, nccl_, stream_));
         break;
       case Collective::reduce_scatter:
-        PG_CHECK(ncclReduceScatter(in, out, recv_count_, type, op, nccl_, stream_));
+        PG_CHECK(ncclReduceScatter(in, out, case_.recv_count, type, op, nccl_, stream_));
         break;
       case Collective::broadcast:
-        PG_CHECK(ncclBroadcast(in, out, send_count_, type, shape_.root, nccl_, stream_));
+        PG_CHECK(ncclBroadcast(in, out, case_.send_count, type, case_.shape.root, nccl_, stream_));
         break;
       case Collective::reduce:
-        PG_CHECK(ncclReduce(in, out, send_count_, type, op, shape_.root, nccl_, stream_));
+        PG_CHECK(ncclReduce(in, out, case_.send_count, type, op, case_.shape.root, nccl_, stream_));
         break;
       case Collective::alltoall:
         PG_CHECK(ncclGroupStart());
-        for (int peer = 0; peer < shape_.ranks; ++peer) {
+        for (int peer = 0; peer < case_.shape.ranks; ++peer) {
           const std::size_t at = static_cast<std::size_t>(peer) * block * size;
           PG_CHECK(ncclSend(in + at, block, type, peer, nccl_, stream_));
           PG_CHECK(ncclRecv(out + at, block, type, peer, nccl_, stream_));
@@ -344,11 +338,11 @@ class NcclBackend final : public Backend {
         PG_CHECK(ncclGroupEnd());
         break;
       case Collective::sendrecv: {
-        const int next = (comm_.rank() + 1) % shape_.ranks,
-                  prev = (comm_.rank() - 1 + shape_.ranks) % shape_.ranks;
+        const int next = (comm_.rank() + 1) % case_.shape.ranks,
+                  prev = (comm_.rank() - 1 + case_.shape.ranks) % case_.shape.ranks;
         PG_CHECK(ncclGroupStart());
-        PG_CHECK(ncclSend(in, send_count_, type, next, nccl_, stream_));
-        PG_CHECK(ncclRecv(out, recv_count_, type, prev, nccl_, stream_));
+        PG_CHECK(ncclSend(in, case_.send_count, type, next, nccl_, stream_));
+        PG_CHECK(ncclRecv(out, case_.recv_count, type, prev, nccl_, stream_));
         PG_CHECK(ncclGroupEnd());
         break;
       }
@@ -366,12 +360,12 @@ class NcclBackend final : public Backend {
   // Gather and scatter as grouped ncclSend/ncclRecv to or from the root, as nccl-tests makes
   // them before NCCL 2.28 (ncclGather and ncclScatter need a 2.28 library at run time).
   void enqueue_rooted_blocks(std::byte* in, std::byte* out, std::size_t block) {
-    const ncclDataType_t type = nccl_type(shape_.dtype);
-    const std::size_t block_bytes = block * type_size(shape_.dtype);
-    const bool gathers = shape_.collective == Collective::gather;
+    const ncclDataType_t type = nccl_type(case_.shape.dtype);
+    const std::size_t block_bytes = block * type_size(case_.shape.dtype);
+    const bool gathers = case_.shape.collective == Collective::gather;
     PG_CHECK(ncclGroupStart());
-    if (comm_.rank() == shape_.root) {
-      for (int peer = 0; peer < shape_.ranks; ++peer) {
+    if (comm_.rank() == case_.shape.root) {
+      for (int peer = 0; peer < case_.shape.ranks; ++peer) {
         const std::size_t at = static_cast<std::size_t>(peer) * block_bytes;
         if (gathers)
           PG_CHECK(ncclRecv(out + at, block, type, peer, nccl_, stream_));
@@ -380,9 +374,9 @@ class NcclBackend final : public Backend {
       }
     }
     if (gathers)
-      PG_CHECK(ncclSend(in, block, type, shape_.root, nccl_, stream_));
+      PG_CHECK(ncclSend(in, block, type, case_.shape.root, nccl_, stream_));
     else
-      PG_CHECK(ncclRecv(out, block, type, shape_.root, nccl_, stream_));
+      PG_CHECK(ncclRecv(out, block, type, case_.shape.root, nccl_, stream_));
     PG_CHECK(ncclGroupEnd());
   }
 
@@ -390,13 +384,13 @@ class NcclBackend final : public Backend {
   // group of a send and a receive across each dimension of the hypercube, each carrying every
   // block gathered so far.
   void enqueue_hypercube(std::byte* in, std::byte* out) {
-    const ncclDataType_t type = nccl_type(shape_.dtype);
-    const std::size_t block_bytes = send_count_ * type_size(shape_.dtype);
+    const ncclDataType_t type = nccl_type(case_.shape.dtype);
+    const std::size_t block_bytes = case_.send_count * type_size(case_.shape.dtype);
     std::byte* own = out + static_cast<std::size_t>(comm_.rank()) * block_bytes;
     if (in != own)
       PG_CHECK(cudaMemcpyAsync(own, in, block_bytes, cudaMemcpyDeviceToDevice, stream_));
-    for (const HypercubeStep& step : hypercube_steps_) {
-      const std::size_t elements = send_count_ * step.blocks;
+    for (const HypercubeStep& step : case_.hypercube_steps) {
+      const std::size_t elements = case_.send_count * step.blocks;
       PG_CHECK(ncclGroupStart());
       PG_CHECK(ncclSend(out + step.sent * block_bytes, elements, type, step.peer, nccl_, stream_));
       PG_CHECK(
@@ -466,9 +460,9 @@ class NcclBackend final : public Backend {
 
   // Through a host piece at a time, as refill().
   void read_output(const OutputVisitor& visit) override {
-    const std::size_t size = type_size(shape_.dtype);
+    const std::size_t size = type_size(case_.shape.dtype);
     std::vector<std::byte> host;
-    for_each_piece(recv_count_, [&](std::size_t first, std::size_t n) {
+    for_each_piece(case_.recv_count, [&](std::size_t first, std::size_t n) {
       host.resize(n * size);
       PG_CHECK(cudaMemcpy(host.data(), recv_pointer() + first * size, host.size(),
                           cudaMemcpyDeviceToHost));
@@ -536,17 +530,18 @@ class NcclBackend final : public Backend {
   // NCCL's in-place layouts: all_gather's, gather's and hypercube's input is the rank's block
   // of the output; reduce_scatter's and scatter's output is the rank's block of the input.
   std::byte* send_pointer() {
-    if (!in_place_) return send_.data() + shift_;
-    const std::size_t size = type_size(shape_.dtype);
-    if (input_is_own_output_block(shape_.collective))
-      return recv_.data() + shift_ + comm_.rank() * send_count_ * size;
+    if (!case_.in_place) return send_.data() + shift_;
+    const std::size_t size = type_size(case_.shape.dtype);
+    if (input_is_own_output_block(case_.shape.collective))
+      return recv_.data() + shift_ + comm_.rank() * case_.send_count * size;
     return recv_.data() + shift_;
   }
   std::byte* recv_pointer() {
-    const std::size_t size = type_size(shape_.dtype);
-    const bool scatters =
-        shape_.collective == Collective::reduce_scatter || shape_.collective == Collective::scatter;
-    if (in_place_ && scatters) return recv_.data() + shift_ + comm_.rank() * recv_count_ * size;
+    const std::size_t size = type_size(case_.shape.dtype);
+    const bool scatters = case_.shape.collective == Collective::reduce_scatter ||
+                          case_.shape.collective == Collective::scatter;
+    if (case_.in_place && scatters)
+      return recv_.data() + shift_ + comm_.rank() * case_.recv_count * size;
     return recv_.data() + shift_;
   }
 
@@ -573,10 +568,7 @@ class NcclBackend final : public Backend {
   cudaGraphExec_t graph_exec_ = nullptr;
   std::atomic<bool> aborted_{false};
   std::timed_mutex comm_mutex_;
-  CaseShape shape_;
-  bool in_place_ = false;
-  std::size_t send_count_ = 0, recv_count_ = 0;
-  std::vector<HypercubeStep> hypercube_steps_;  // this rank's exchanges, for a hypercube case
+  PreparedCase case_;
   NcclBuffer send_, recv_;
   cublasHandle_t cublas_ = nullptr;
   int n_ = 0;
