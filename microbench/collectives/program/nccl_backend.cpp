@@ -228,7 +228,8 @@ class NcclBackend final : public Backend {
     const std::size_t size = type_size(shape.dtype);
     // -u N: each buffer starts N elements into its allocation, as nccl-tests shifts them.
     shift_ = static_cast<std::size_t>(unalign_) * size;
-    const std::size_t recv_bytes = std::max(case_.send_count, case_.recv_count) * size + shift_;
+    const std::size_t recv_elements = std::max(case_.send_count, case_.recv_count);
+    const std::size_t recv_bytes = recv_elements * size + shift_;
     const std::size_t send_bytes = in_place ? 0 : case_.send_count * size + shift_;
     // Kept while both fit; else both go before the new ones come, so that what the device holds
     // is one case's buffers, which the memory check judged, never one old and one new.
@@ -244,8 +245,7 @@ class NcclBackend final : public Backend {
     });
     // As allocated (ncclMemAlloc's granularity) and registered (-R).
     buffer_memory_ += memory_in_use() - in_use_before;
-    PG_CHECK(
-        cudaMemset(recv_.data() + shift_, 0, std::max(case_.send_count, case_.recv_count) * size));
+    PG_CHECK(cudaMemset(recv_.data() + shift_, 0, recv_elements * size));
     refill(shape.draw);
   }
 
