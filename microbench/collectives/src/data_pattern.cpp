@@ -56,11 +56,26 @@ double neutral(ReduceOp op) {
   return 1.0;
 }
 
-// Rank r's input at pattern index j. Copies: 1 + (j + 3r) mod 8, exact in every datatype, and
-// different on any eight consecutive ranks.
+// A copy's inputs are moved, never combined, so they may be any values the datatype holds
+// exactly: 64 of them, where 1..8 (which a sum's contributions need to stay exact in fp8 e5m2)
+// let a misplaced chunk read the same values one time in 8. Floats: +-{1, 3, 5, 7} x 2^e for e
+// in -4..3, exact in e5m2's two mantissa bits and e4m3's normal range, distinct (an odd part
+// and a power of two are unique) and none zero, the value a buffer is cleared to. Integers:
+// 1..64, within int8.
+constexpr std::size_t kCopyValues = 64;
+
+double copy_value(DataType t, std::size_t k) {
+  if (is_integer(t)) return 1.0 + static_cast<double>(k);
+  const double odd = 1.0 + 2.0 * static_cast<double>((k >> 1) & 3);
+  const double magnitude = std::ldexp(odd, static_cast<int>(k >> 3) - 4);
+  return (k & 1) != 0 ? -magnitude : magnitude;
+}
+
+// Rank r's input at pattern index j. Copies: value (j + 3r) mod 64, different on any 64
+// consecutive ranks.
 double input_at(const CaseShape& s, std::size_t rank, std::size_t j) {
   const auto n = static_cast<std::size_t>(s.ranks);
-  if (!info(s.collective).reduces) return 1.0 + static_cast<double>((j + 3 * rank) % 8);
+  if (!info(s.collective).reduces) return copy_value(s.dtype, (j + 3 * rank) % kCopyValues);
   const bool contributes = rank == j % n || rank == (j + 1) % n;
   return contributes ? contribution(s, j, rank) : neutral(s.op);
 }
@@ -84,10 +99,11 @@ double reduced_at(const CaseShape& s, std::size_t j) {
   return is_integer(s.dtype) ? std::trunc(acc / s.ranks) : acc / s.ranks;
 }
 
-// input_at and reduced_at depend on j only through j mod n (the contributing ranks), mod 3 and
-// mod 8 (their contributions, and copies' inputs; a product's bits mod 4): they repeat every
-// lcm(n, 24).
+// A reduction's input_at and reduced_at depend on j only through j mod n (the contributing
+// ranks), mod 3 and mod 8 (their contributions; a product's bits mod 4): they repeat every
+// lcm(n, 24). A copy's inputs repeat every 64.
 std::size_t pattern_period(const CaseShape& s) {
+  if (!info(s.collective).reduces) return kCopyValues;
   return std::lcm(static_cast<std::size_t>(s.ranks), std::size_t{24});  // at most 24 x INT_MAX
 }
 
@@ -97,8 +113,11 @@ std::size_t pattern_period(const CaseShape& s) {
 // (alltoall's or scatter's block for another rank, a block of every eighth rank's data in an
 // all_gather over 16 ranks, an offset by a multiple of the period) reads other values in most
 // chunks, where a period of 24 let a block moved by a multiple of it pass whole. Eight, the
-// copies' own cycle: inside a chunk no two elements are 8 apart, so a block moved within one
-// always reads other values (with 16, a block of 8 moved by 8 read the same ones).
+// cycle of a min's or max's contributions: inside a chunk no two elements are 8 apart, so a
+// block moved within one always reads other values (with 16, a block of 8 moved by 8 read the
+// same ones). A block moved to another chunk reads the same values where the two chunks start
+// at the same place mod the values' cycle: for a copy 1 chunk in 64 (1 in 8 until 2026-12-07,
+// when a copy's values were 1..8).
 constexpr std::size_t kChunk = 8;
 
 std::uint64_t mix(std::uint64_t x) {  // SplitMix64's finaliser

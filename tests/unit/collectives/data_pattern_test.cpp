@@ -418,20 +418,25 @@ TEST_CASE("a block from the wrong place is caught at any distance, the period's 
     }
   }
   // Blocks inside one chunk: an alltoall over 2 ranks with 4-element blocks, whose wrong block
-  // sits 4 elements away in the same chunk, is caught whole in every draw; one with 8-element
-  // blocks (64 B), whose wrong block is the next chunk, in 7 of 8 chunks. With chunks of 16
-  // (until 2026-12-06) the 8-element block sat 8 away in the same chunk, read the same values,
-  // and passed whole in every draw.
-  std::size_t wrong_of_8 = 0;
-  for (std::uint32_t draw = 0; draw < 8; ++draw) {
+  // sits 4 elements away in the same chunk, is caught whole in every draw. One with 8-element
+  // blocks (64 B), whose wrong block is the next chunk, passes whole only where the two chunks
+  // start at the same place of the copies' 64 values: expected in 1 chunk of 64, 8 of the 512
+  // here. With chunks of 16 (until 2026-12-06) the 8-element block sat 8 away in the same
+  // chunk and passed whole in every draw; with a copy's values 1..8 (until 2026-12-07), 1 chunk
+  // in 8 passed, 64 of 512.
+  std::size_t chunks_passed = 0;
+  for (std::uint32_t draw = 0; draw < 256; ++draw) {
     CaseShape a4{Collective::alltoall, DataType::f32, ReduceOp::sum, 0, 2, 8};
     a4.draw = draw;
     CHECK(count_wrong(a4, 0, simulate(a4, 1)) == 8);
     CaseShape a8 = a4;
     a8.count = 16;
-    wrong_of_8 += count_wrong(a8, 0, simulate(a8, 1));
+    const std::vector<double> out = simulate(a8, 1);
+    for (std::size_t block = 0; block < 2; ++block)
+      chunks_passed += count_wrong(a8, 0, std::span(out).subspan(8 * block, 8), 8 * block) == 0;
   }
-  CHECK(wrong_of_8 >= 8 * 16 / 2);
+  INFO(chunks_passed << " of 512 misplaced 8-element blocks passed whole");
+  CHECK(chunks_passed <= 24);
   // hypercube over 16 ranks that lost its last exchange: rank 3 still holds zeros where the
   // other half's blocks belong; or that lost its first: every other block is missing.
   const CaseShape cube{Collective::hypercube, DataType::bf16, ReduceOp::sum, 0, 16, 16 * 24};
@@ -446,6 +451,25 @@ TEST_CASE("a block from the wrong place is caught at any distance, the period's 
   std::vector<double> moved = simulate(ar, 0);
   std::rotate(moved.begin(), moved.begin() + 24, moved.end());
   at_least_half_wrong(ar, 0, moved);
+}
+
+TEST_CASE("a copy's inputs are 64 values, exact and distinct in every datatype") {
+  // Copied values are never combined, so they need not be small integers: 64 of them make a
+  // misplaced chunk read the same values 1 time in 64, not 1 in 8. Each must survive the
+  // datatype's encoding unchanged, fp8 e5m2's two mantissa bits included, and none may be the
+  // zero a receive buffer is cleared to.
+  for (const DataType t : all_datatypes()) {
+    INFO(type_name(t));
+    const CaseShape s{Collective::all_gather, t, ReduceOp::sum, 0, 4, 4 * 1024};
+    std::vector<double> values;
+    for (std::size_t i = 0; i < 1024; ++i) values.push_back(input_value(s, 1, i));
+    std::vector<std::byte> raw(values.size() * type_size(t));
+    encode_array(t, values, raw);
+    CHECK(decode_array(t, raw) == values);
+    CHECK(std::find(values.begin(), values.end(), 0.0) == values.end());
+    std::sort(values.begin(), values.end());
+    CHECK(std::unique(values.begin(), values.end()) - values.begin() == 64);
+  }
 }
 
 TEST_CASE("each draw of the pattern moves other values through the collective") {
