@@ -15,15 +15,30 @@ std::size_t block(const CaseShape& s) {
   return s.count / static_cast<std::size_t>(s.ranks);
 }
 
+// Values that are moved or selected, never combined (a copy's inputs, a min's or max's
+// contributions), may be any the datatype holds exactly: 64 of them, where 1..8 (which a sum's
+// contributions need to stay exact in fp8 e5m2) let a misplaced chunk read the same values one
+// time in 8. Floats: +-{1, 3, 5, 7} x 2^e for e in -4..3, exact in e5m2's two mantissa bits and
+// e4m3's normal range, distinct (an odd part and a power of two are unique), none zero (the
+// value a buffer is cleared to) and all within +-64. Integers: 1..64, within int8.
+constexpr std::size_t kDistinctValues = 64;
+
+double distinct_value(DataType t, std::size_t k) {
+  if (is_integer(t)) return 1.0 + static_cast<double>(k);
+  const double odd = 1.0 + 2.0 * static_cast<double>((k >> 1) & 3);
+  const double magnitude = std::ldexp(odd, static_cast<int>(k >> 3) - 4);
+  return (k & 1) != 0 ? -magnitude : magnitude;
+}
+
 // Reductions: two ranks contribute to each element, j mod n and j + 1 mod n (as nccl-tests
-// keeps its sums exact), and every other rank holds the op's neutral value in the pattern's
-// range (0 to a sum, 1 to a product or max, 8 to a min), so the result varies along the buffer
-// at any rank count and costs two inputs to compute. A sum gets 1, 2 or 4 from each (at most
-// 8: exact even in fp8 e5m2, at every step of any reduction order); a product or a
-// premultiplied sum 1 or 2, the first contributor's from bit 0 of j and the second's from bit 1
-// (a product at most 4; a premultiplied sum at most 8 after the scalar's 2); a min or max 1..8,
-// the second's 3 past the first's (mod 8), so that either may hold the result. Products and
-// min/max read j, not j + rank, which is a function of j where 2, 4 or 8 divide n.
+// keeps its sums exact), and every other rank holds the op's neutral value, so the result
+// varies along the buffer at any rank count and costs two inputs to compute. A sum gets 1, 2
+// or 4 from each (at most 8: exact even in fp8 e5m2, at every step of any reduction order); a
+// product or a premultiplied sum 1 or 2, the first contributor's from bit 0 of j and the
+// second's from bit 1 (a product at most 4; a premultiplied sum at most 8 after the scalar's
+// 2); a min or max distinct value j mod 64, the second's 3 past the first's, so that either
+// may hold the result (1..8, 3 apart mod 8, until 2026-12-07). Products and min/max read j,
+// not j + rank, which is a function of j where 2, 4 or 8 divide n.
 // `j` is the pattern index below.
 double contribution(const CaseShape& s, std::size_t j, std::size_t rank) {
   const bool second = rank != j % static_cast<std::size_t>(s.ranks);
@@ -38,46 +53,34 @@ double contribution(const CaseShape& s, std::size_t j, std::size_t rank) {
     case ReduceOp::max:
       break;
   }
-  return 1.0 + static_cast<double>((j + (second ? 3 : 0)) % 8);
+  return distinct_value(s.dtype, (j + (second ? 3 : 0)) % kDistinctValues);
 }
 
-double neutral(ReduceOp op) {
-  switch (op) {
+// What a rank that does not contribute holds: the op's identity, or for a min (max) a value
+// no less (no more) than any contribution.
+double neutral(const CaseShape& s) {
+  switch (s.op) {
     case ReduceOp::sum:
     case ReduceOp::avg:
     case ReduceOp::mulsum:
       return 0.0;
     case ReduceOp::min:
-      return 8.0;
-    case ReduceOp::prod:
+      return 64.0;
     case ReduceOp::max:
+      return is_integer(s.dtype) ? 1.0 : -64.0;
+    case ReduceOp::prod:
       break;
   }
   return 1.0;
 }
 
-// A copy's inputs are moved, never combined, so they may be any values the datatype holds
-// exactly: 64 of them, where 1..8 (which a sum's contributions need to stay exact in fp8 e5m2)
-// let a misplaced chunk read the same values one time in 8. Floats: +-{1, 3, 5, 7} x 2^e for e
-// in -4..3, exact in e5m2's two mantissa bits and e4m3's normal range, distinct (an odd part
-// and a power of two are unique) and none zero, the value a buffer is cleared to. Integers:
-// 1..64, within int8.
-constexpr std::size_t kCopyValues = 64;
-
-double copy_value(DataType t, std::size_t k) {
-  if (is_integer(t)) return 1.0 + static_cast<double>(k);
-  const double odd = 1.0 + 2.0 * static_cast<double>((k >> 1) & 3);
-  const double magnitude = std::ldexp(odd, static_cast<int>(k >> 3) - 4);
-  return (k & 1) != 0 ? -magnitude : magnitude;
-}
-
-// Rank r's input at pattern index j. Copies: value (j + 3r) mod 64, different on any 64
-// consecutive ranks.
+// Rank r's input at pattern index j. Copies: distinct value (j + 3r) mod 64, different on any
+// 64 consecutive ranks.
 double input_at(const CaseShape& s, std::size_t rank, std::size_t j) {
   const auto n = static_cast<std::size_t>(s.ranks);
-  if (!info(s.collective).reduces) return copy_value(s.dtype, (j + 3 * rank) % kCopyValues);
+  if (!info(s.collective).reduces) return distinct_value(s.dtype, (j + 3 * rank) % kDistinctValues);
   const bool contributes = rank == j % n || rank == (j + 1) % n;
-  return contributes ? contribution(s, j, rank) : neutral(s.op);
+  return contributes ? contribution(s, j, rank) : neutral(s);
 }
 
 // A contributing rank's input as the reduction adds it: times its premultiplier.
@@ -100,11 +103,13 @@ double reduced_at(const CaseShape& s, std::size_t j) {
 }
 
 // A reduction's input_at and reduced_at depend on j only through j mod n (the contributing
-// ranks), mod 3 and mod 8 (their contributions; a product's bits mod 4): they repeat every
-// lcm(n, 24). A copy's inputs repeat every 64.
+// ranks) and their contributions': mod 3 (a sum's), mod 4 (a product's bits), mod 64 (a min's
+// or max's); a copy's inputs repeat every 64.
 std::size_t pattern_period(const CaseShape& s) {
-  if (!info(s.collective).reduces) return kCopyValues;
-  return std::lcm(static_cast<std::size_t>(s.ranks), std::size_t{24});  // at most 24 x INT_MAX
+  if (!info(s.collective).reduces) return kDistinctValues;
+  const bool selects = s.op == ReduceOp::min || s.op == ReduceOp::max;
+  const std::size_t cycle = selects ? kDistinctValues : 12;
+  return std::lcm(static_cast<std::size_t>(s.ranks), cycle);  // at most 64 x INT_MAX
 }
 
 // A buffer's element i does not read pattern index i, which would repeat every period: every
@@ -112,12 +117,13 @@ std::size_t pattern_period(const CaseShape& s) {
 // chunk's number (and of the rank's group of eight, below). Then a block moved by any distance
 // (alltoall's or scatter's block for another rank, a block of every eighth rank's data in an
 // all_gather over 16 ranks, an offset by a multiple of the period) reads other values in most
-// chunks, where a period of 24 let a block moved by a multiple of it pass whole. Eight, the
-// cycle of a min's or max's contributions: inside a chunk no two elements are 8 apart, so a
-// block moved within one always reads other values (with 16, a block of 8 moved by 8 read the
-// same ones). A block moved to another chunk reads the same values where the two chunks start
-// at the same place mod the values' cycle: for a copy 1 chunk in 64 (1 in 8 until 2026-12-07,
-// when a copy's values were 1..8).
+// chunks, where a period of 24 let a block moved by a multiple of it pass whole. Eight: inside
+// a chunk a copy's, min's or max's values do not repeat (they cycle through 64), so a block
+// moved within one always reads other values (with chunks of 16 and values 1..8, a block of 8
+// moved by 8 read the same ones), and a hash every 8 elements costs little. A block moved to
+// another chunk reads the same values where the two chunks start at the same place mod the
+// values' cycle: for a copy, min or max 1 chunk in 64 or fewer (1 in 8 until 2026-12-07, when
+// their values were 1..8).
 constexpr std::size_t kChunk = 8;
 
 std::uint64_t mix(std::uint64_t x) {  // SplitMix64's finaliser

@@ -423,7 +423,9 @@ TEST_CASE("a block from the wrong place is caught at any distance, the period's 
   // start at the same place of the copies' 64 values: expected in 1 chunk of 64, 8 of the 512
   // here. With chunks of 16 (until 2026-12-06) the 8-element block sat 8 away in the same
   // chunk and passed whole in every draw; with a copy's values 1..8 (until 2026-12-07), 1 chunk
-  // in 8 passed, 64 of 512.
+  // in 8 passed, 64 of 512. A min or max takes the same 64 values: a reduce_scatter over 2 ranks
+  // whose 8-element block is the other rank's passes whole 4 times in 256 draws (32 when its
+  // values were 1..8).
   std::size_t chunks_passed = 0;
   for (std::uint32_t draw = 0; draw < 256; ++draw) {
     CaseShape a4{Collective::alltoall, DataType::f32, ReduceOp::sum, 0, 2, 8};
@@ -437,6 +439,16 @@ TEST_CASE("a block from the wrong place is caught at any distance, the period's 
   }
   INFO(chunks_passed << " of 512 misplaced 8-element blocks passed whole");
   CHECK(chunks_passed <= 24);
+  for (const ReduceOp op : {ReduceOp::min, ReduceOp::max}) {
+    std::size_t blocks_passed = 0;
+    for (std::uint32_t draw = 0; draw < 256; ++draw) {
+      CaseShape rs{Collective::reduce_scatter, DataType::bf16, op, 0, 2, 16};
+      rs.draw = draw;
+      blocks_passed += count_wrong(rs, 0, simulate(rs, 1)) == 0;
+    }
+    INFO(op_name(op) << ": " << blocks_passed << " of 256 misplaced 8-element blocks passed whole");
+    CHECK(blocks_passed <= 12);
+  }
   // hypercube over 16 ranks that lost its last exchange: rank 3 still holds zeros where the
   // other half's blocks belong; or that lost its first: every other block is missing.
   const CaseShape cube{Collective::hypercube, DataType::bf16, ReduceOp::sum, 0, 16, 16 * 24};
