@@ -57,17 +57,19 @@ double contribution(const CaseShape& s, std::size_t j, std::size_t rank) {
 }
 
 // What a rank that does not contribute holds: the op's identity, or for a min (max) a value
-// no less (no more) than any contribution.
+// no less (no more) than any contribution (every distinct value lies within +-64, an integer
+// one within 1..64).
 double neutral(const CaseShape& s) {
+  const auto bound = static_cast<double>(kDistinctValues);
   switch (s.op) {
     case ReduceOp::sum:
     case ReduceOp::avg:
     case ReduceOp::mulsum:
       return 0.0;
     case ReduceOp::min:
-      return 64.0;
+      return bound;
     case ReduceOp::max:
-      return is_integer(s.dtype) ? 1.0 : -64.0;
+      return is_integer(s.dtype) ? 1.0 : -bound;
     case ReduceOp::prod:
       break;
   }
@@ -141,7 +143,7 @@ struct ChunkStart {
   std::uint64_t group_key;
   // The hash's top 32 bits scaled to [0, period) by a multiply, not a division (a division a
   // chunk cost a fill as much as the rest of it). Below period whatever it is; even below
-  // 2^32 at a period past 2^32 (n near 2^28), where the product wraps.
+  // 2^32 at a period past 2^32 (a min or max over some 2^26 ranks), where the product wraps.
   std::size_t operator()(std::size_t chunk) const {
     return static_cast<std::size_t>(((mix(group_key + chunk) >> 32) * period) >> 32);
   }
