@@ -30,25 +30,46 @@ double distinct_value(DataType t, std::size_t k) {
   return (k & 1) != 0 ? -magnitude : magnitude;
 }
 
+bool is_unsigned(DataType t) {
+  return t == DataType::u8 || t == DataType::u32 || t == DataType::u64;
+}
+
+// A sum's two contributions at j carry one factor, +-2^(j mod 4), negative where bit 2 of j is
+// set (in a type with a sign): their sum (at most 8) times it stays exact (at most 64, within
+// int8 and e4m3), and a sum's values cycle through lcm(n, 24), not lcm(n, 3).
+double sum_factor(const CaseShape& s, std::size_t j) {
+  const auto magnitude = static_cast<double>(1u << (j % 4));
+  return ((j >> 2) & 1) != 0 && !is_unsigned(s.dtype) ? -magnitude : magnitude;
+}
+
 // Reductions: two ranks contribute to each element, j mod n and j + 1 mod n (as nccl-tests
 // keeps its sums exact), and every other rank holds the op's neutral value, so the result
-// varies along the buffer at any rank count and costs two inputs to compute. A sum gets 1, 2
-// or 4 from each (at most 8: exact even in fp8 e5m2, at every step of any reduction order); a
-// product or a premultiplied sum 1 or 2, the first contributor's from bit 0 of j and the
-// second's from bit 1 (a product at most 4; a premultiplied sum at most 8 after the scalar's
-// 2); a min or max distinct value j mod 64, the second's 3 past the first's, so that either
-// may hold the result (1..8, 3 apart mod 8, until 2026-12-07). Products and min/max read j,
-// not j + rank, which is a function of j where 2, 4 or 8 divide n.
+// varies along the buffer at any rank count and costs two inputs to compute.
+// - A sum: 1, 2 or 4 from each (at most 8: exact even in fp8 e5m2, at every step of any
+//   reduction order), times the sum's factor of j.
+// - A product: +-1 or +-2, the first contributor's from bits 0 and 2 of j and the second's
+//   from bits 1 and 3 (at most 4).
+// - A premultiplied sum: 1 or 2 from bits 0 and 1 (at most 6 after the scalar's 2), times the
+//   sum's factor of j / 4.
+// - A min or max: distinct value j mod 64, the second's 3 past the first's, so that either may
+//   hold the result.
+// Until 2026-12-07 a min's or max's values were 1..8, 3 apart mod 8, and sums had no factor
+// nor products signs: a misplaced 8-element block of a 2-rank reduce_scatter passed whole in
+// 100 of 256 draws for a sum, 64 for a product or premultiplied sum, 32 for a min or max.
+// Products and min/max read j, not j + rank, which is a function of j where 2, 4 or 8 divide n.
 // `j` is the pattern index below.
 double contribution(const CaseShape& s, std::size_t j, std::size_t rank) {
   const bool second = rank != j % static_cast<std::size_t>(s.ranks);
+  const double bit = 1.0 + static_cast<double>((j >> (second ? 1 : 0)) & 1);
   switch (s.op) {
     case ReduceOp::sum:
     case ReduceOp::avg:
-      return static_cast<double>(1u << ((j + rank) % 3));
-    case ReduceOp::prod:
+      return static_cast<double>(1u << ((j + rank) % 3)) * sum_factor(s, j);
     case ReduceOp::mulsum:
-      return 1.0 + static_cast<double>((j >> (second ? 1 : 0)) & 1);
+      return bit * sum_factor(s, j >> 2);  // bits 0 and 1 of j chose the bits
+    case ReduceOp::prod:
+      // Each contributor's own sign, from bit 2 or 3 of j (in a type with a sign).
+      return ((j >> (second ? 3 : 2)) & 1) != 0 && !is_unsigned(s.dtype) ? -bit : bit;
     case ReduceOp::min:
     case ReduceOp::max:
       break;
@@ -105,13 +126,14 @@ double reduced_at(const CaseShape& s, std::size_t j) {
 }
 
 // A reduction's input_at and reduced_at depend on j only through j mod n (the contributing
-// ranks) and their contributions': mod 3 (a sum's), mod 4 (a product's bits), mod 64 (a min's
-// or max's); a copy's inputs repeat every 64.
+// ranks) and their contributions': mod 3 and 8 (a sum's and its factor), mod 16 (a product's
+// bits), mod 32 (a premultiplied sum's), mod 64 (a min's or max's); a copy's inputs repeat
+// every 64.
 std::size_t pattern_period(const CaseShape& s) {
   if (!info(s.collective).reduces) return kDistinctValues;
   const bool selects = s.op == ReduceOp::min || s.op == ReduceOp::max;
-  const std::size_t cycle = selects ? kDistinctValues : 12;
-  return std::lcm(static_cast<std::size_t>(s.ranks), cycle);  // at most 64 x INT_MAX
+  const std::size_t cycle = selects ? kDistinctValues : 96;
+  return std::lcm(static_cast<std::size_t>(s.ranks), cycle);  // at most 96 x INT_MAX
 }
 
 // A buffer's element i does not read pattern index i, which would repeat every period: every
@@ -143,7 +165,7 @@ struct ChunkStart {
   std::uint64_t group_key;
   // The hash's top 32 bits scaled to [0, period) by a multiply, not a division (a division a
   // chunk cost a fill as much as the rest of it). Below period whatever it is; even below
-  // 2^32 at a period past 2^32 (a min or max over some 2^26 ranks), where the product wraps.
+  // 2^32 at a period past 2^32 (a reduction over some 2^25 ranks), where the product wraps.
   std::size_t operator()(std::size_t chunk) const {
     return static_cast<std::size_t>(((mix(group_key + chunk) >> 32) * period) >> 32);
   }

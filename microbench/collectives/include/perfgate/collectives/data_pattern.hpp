@@ -31,7 +31,8 @@ double case_buffer_bytes(const CaseShape& shape);
 
 // Element `index` of the send buffer of `rank`: values chosen so that every expected value is
 // exact in every datatype, fp8 included, whatever the number of ranks (a sum's or product's
-// small integers; a copy's, min's or max's 64 distinct values).
+// small integers, signed and scaled by powers of two; a copy's, min's or max's 64 distinct
+// values).
 double input_value(const CaseShape& shape, int rank, std::size_t index);
 // What `rank` multiplies its input by before a reduction: 1 on even ranks and 2 on odd ones
 // with mulsum (nccl-tests' PreMulSum scalar), 1 for every other op and collective.
