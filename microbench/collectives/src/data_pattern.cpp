@@ -30,16 +30,16 @@ double distinct_value(DataType t, std::size_t k) {
   return (k & 1) != 0 ? -magnitude : magnitude;
 }
 
-bool is_unsigned(DataType t) {
-  return t == DataType::u8 || t == DataType::u32 || t == DataType::u64;
+// `magnitude`, negated where `bit` of j is set and the case's type has a sign.
+double signed_by_bit(const CaseShape& s, std::size_t j, int bit, double magnitude) {
+  return ((j >> bit) & 1) != 0 && !is_unsigned(s.dtype) ? -magnitude : magnitude;
 }
 
 // A sum's two contributions at j carry one factor, +-2^(j mod 4), negative where bit 2 of j is
-// set (in a type with a sign): their sum (at most 8) times it stays exact (at most 64, within
-// int8 and e4m3), and a sum's values cycle through lcm(n, 24), not lcm(n, 3).
+// set: their sum (at most 8) times it stays exact (at most 64, within int8 and e4m3), and a
+// sum's values cycle through lcm(n, 24), not lcm(n, 3).
 double sum_factor(const CaseShape& s, std::size_t j) {
-  const auto magnitude = static_cast<double>(1u << (j % 4));
-  return ((j >> 2) & 1) != 0 && !is_unsigned(s.dtype) ? -magnitude : magnitude;
+  return signed_by_bit(s, j, 2, static_cast<double>(1u << (j % 4)));
 }
 
 // Reductions: two ranks contribute to each element, j mod n and j + 1 mod n (as nccl-tests
@@ -68,8 +68,7 @@ double contribution(const CaseShape& s, std::size_t j, std::size_t rank) {
     case ReduceOp::mulsum:
       return bit * sum_factor(s, j >> 2);  // bits 0 and 1 of j chose the bits
     case ReduceOp::prod:
-      // Each contributor's own sign, from bit 2 or 3 of j (in a type with a sign).
-      return ((j >> (second ? 3 : 2)) & 1) != 0 && !is_unsigned(s.dtype) ? -bit : bit;
+      return signed_by_bit(s, j, second ? 3 : 2, bit);  // each contributor's own sign
     case ReduceOp::min:
     case ReduceOp::max:
       break;
@@ -129,10 +128,12 @@ double reduced_at(const CaseShape& s, std::size_t j) {
 // ranks) and their contributions': mod 3 and 8 (a sum's and its factor), mod 16 (a product's
 // bits), mod 32 (a premultiplied sum's), mod 64 (a min's or max's); a copy's inputs repeat
 // every 64.
+constexpr std::size_t kCombinedCycle = std::lcm(std::lcm(3, 8), std::lcm(16, 32));  // 96
+
 std::size_t pattern_period(const CaseShape& s) {
   if (!info(s.collective).reduces) return kDistinctValues;
   const bool selects = s.op == ReduceOp::min || s.op == ReduceOp::max;
-  const std::size_t cycle = selects ? kDistinctValues : 96;
+  const std::size_t cycle = selects ? kDistinctValues : kCombinedCycle;
   return std::lcm(static_cast<std::size_t>(s.ranks), cycle);  // at most 96 x INT_MAX
 }
 

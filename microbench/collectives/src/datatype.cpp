@@ -182,6 +182,10 @@ bool is_integer(DataType t) {
   return static_cast<int>(t) > static_cast<int>(DataType::f64);  // the types after f64
 }
 
+bool is_unsigned(DataType t) {
+  return t == DataType::u8 || t == DataType::u32 || t == DataType::u64;
+}
+
 bool is_narrow_float(DataType t) {
   return t == DataType::bf16 || t == DataType::f16 || t == DataType::f8e4m3 ||
          t == DataType::f8e5m2;

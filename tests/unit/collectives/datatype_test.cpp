@@ -87,6 +87,10 @@ TEST_CASE("integer types truncate, wrap as their arithmetic does, and hold 64 bi
   CHECK(type_size(DataType::u64) == 8);
   CHECK(is_integer(DataType::u8));
   CHECK(!is_integer(DataType::f64));
+  CHECK(is_unsigned(DataType::u8));
+  CHECK(is_unsigned(DataType::u64));
+  CHECK(!is_unsigned(DataType::i8));
+  CHECK(!is_unsigned(DataType::f8e5m2));
   CHECK(!is_narrow_float(DataType::f64));
   CHECK(is_narrow_float(DataType::f8e5m2));
 }

@@ -22,6 +22,8 @@ std::string_view type_name(DataType t);
 std::string_view series_dtype(DataType t);
 std::size_t type_size(DataType t);
 bool is_integer(DataType t);
+// u8, u32 and u64: no negative values.
+bool is_unsigned(DataType t);
 // bf16, f16 and the fp8 types: converted in software (narrow_codec.hpp), reduced by MPI through
 // operators of perfgate's own.
 bool is_narrow_float(DataType t);
