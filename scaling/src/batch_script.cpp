@@ -11,6 +11,9 @@
 
 namespace perfgate::scaling {
 
+// --exclusive: a point measured on nodes shared with another job (a sibling point of the same
+// sweep included, since all points are submitted at once) measures the contention, and two MPI
+// jobs on one host were seen to crash a rank during start-up.
 const std::string& default_batch_template() {
   static const std::string text = R"(#!/bin/bash
 # One scale point of a perfgate sweep (generated; see docs/scaling.md).
@@ -19,6 +22,7 @@ const std::string& default_batch_template() {
 #SBATCH --ntasks-per-node=@TASKS_PER_NODE@
 #SBATCH --output=@LOG@
 #SBATCH --time=@TIME_LIMIT@
+#SBATCH --exclusive
 @SBATCH_EXTRA@
 set -euo pipefail
 @EXPORTS@

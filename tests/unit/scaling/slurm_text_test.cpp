@@ -87,6 +87,7 @@ TEST_CASE("batch scripts quote every argument") {
   in.program = {"/bin/prog", "--output", "/w/a b.json", "$(rm -rf /)"};
   const std::string s = render_batch_script(default_batch_template(), in, "built-in");
   CHECK(s.find("#SBATCH --nodes=2\n") != std::string::npos);
+  CHECK(s.find("#SBATCH --exclusive\n") != std::string::npos);
   CHECK(s.find("#SBATCH --gpus-per-node=8\n") != std::string::npos);
   CHECK(s.find("export NCCL_DEBUG='it'\\''s'\n") != std::string::npos);
   CHECK(s.find("'/w/a b.json' '$(rm -rf /)'") != std::string::npos);
