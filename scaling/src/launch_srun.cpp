@@ -19,6 +19,9 @@ class SrunLauncher final : public Launcher {
   std::vector<std::string> command(const LaunchRequest& req) const override {
     std::vector<std::string> argv{options_.srun};
     for (auto& o : srun_options(req.point, mpi(), options_.partition)) argv.push_back(o);
+    // Outside an allocation srun makes a job of its own, which asks for whole nodes as a batch
+    // point does; inside one, the step runs on the allocation's nodes as they are.
+    if (!std::getenv("SLURM_JOB_ID")) argv.push_back("--exclusive");
     argv.insert(argv.end(), req.program.begin(), req.program.end());
     return argv;
   }

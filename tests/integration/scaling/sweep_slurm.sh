@@ -15,7 +15,7 @@ for launcher in slurm sbatch; do
     fail "a point of the $launcher sweep is missing"
   fi
   python3 - "$WORK/$launcher/sweep.json" $launcher <<'PY'
-import json, sys
+import json, subprocess, sys
 doc = json.load(open(sys.argv[1]))["perfgate"]
 sweep = doc["run"]["metadata"]["sweep"]
 assert sweep["launcher_labels"]["slurm.mpi"] in ("pmix", "pmi2", "none"), sweep["launcher_labels"]
@@ -29,11 +29,19 @@ t = [r for r in doc["results"] if r["metric"] == "time" and r["scale"]["nodes"] 
 assert sorted(t["extra"]["rank_hosts"].values()) == ["n1", "n2"], t["extra"]["rank_hosts"]
 eff = [r for r in doc["results"] if r["metric"] == "efficiency" and r["scale"]["nodes"] == 2]
 assert eff and eff[0]["summary"]["median"] > 0
+# Every point's job had its nodes to itself (srun's too: it made its own allocation).
+for p in sweep["points"]:
+    job = p["job_id"].split(".")[0]
+    info = subprocess.run(["scontrol", "show", "job", "-o", job], capture_output=True,
+                          text=True, check=True).stdout
+    assert " OverSubscribe=NO " in info, (sys.argv[2], info)
 PY
 done
+# Inside an allocation a point is a step on the allocation's nodes: srun asks for nothing more.
+SLURM_JOB_ID=7 expect_exit 0 "$PERFGATE" sweep ar_slurm --plan-file "$PLANS" --launcher slurm --plan
+expect_not_in out "--exclusive"
 [ -s "$WORK/sbatch/N2xR1/point.sbatch" ] || fail "sbatch script not kept"
 grep -q "^#SBATCH --nodes=2" "$WORK/sbatch/N2xR1/point.sbatch" || fail "sbatch script lacks --nodes=2"
-grep -q "^#SBATCH --exclusive" "$WORK/sbatch/N2xR1/point.sbatch" || fail "sbatch script lacks --exclusive"
 # Both points were submitted at once and share node n1: exclusive jobs run one after the other.
 python3 - "$WORK/sbatch/sweep.json" <<'PY'
 import json, re, subprocess, sys
