@@ -21,7 +21,7 @@ class SrunLauncher final : public Launcher {
     for (auto& o : srun_options(req.point, mpi(), options_.partition)) argv.push_back(o);
     // Outside an allocation srun makes a job of its own, which asks for whole nodes as a batch
     // point does; inside one, the step runs on the allocation's nodes as they are.
-    if (!std::getenv("SLURM_JOB_ID")) argv.push_back("--exclusive");
+    if (!allocation_job_id()) argv.push_back("--exclusive");
     argv.insert(argv.end(), req.program.begin(), req.program.end());
     return argv;
   }
@@ -37,12 +37,15 @@ class SrunLauncher final : public Launcher {
     out.nodelist = nodelist_from_srun_log(r.err);
     out.rank_hosts = rank_hosts_from_srun_log(r.err, req.point.ranks());
     if (out.job_id.empty()) {
-      if (const char* job = std::getenv("SLURM_JOB_ID")) out.job_id = job;
+      if (const char* job = allocation_job_id()) out.job_id = job;
     }
     return out;
   }
 
  private:
+  // The enclosing allocation's job id (salloc, sbatch); null outside one.
+  static const char* allocation_job_id() { return std::getenv("SLURM_JOB_ID"); }
+
   const std::string& mpi() const {
     if (mpi_.empty()) mpi_ = resolve_mpi_plugin(options_);
     return mpi_;

@@ -15,7 +15,7 @@ for launcher in slurm sbatch; do
     fail "a point of the $launcher sweep is missing"
   fi
   python3 - "$WORK/$launcher/sweep.json" $launcher <<'PY'
-import json, subprocess, sys
+import json, re, subprocess, sys
 doc = json.load(open(sys.argv[1]))["perfgate"]
 sweep = doc["run"]["metadata"]["sweep"]
 assert sweep["launcher_labels"]["slurm.mpi"] in ("pmix", "pmi2", "none"), sweep["launcher_labels"]
@@ -30,11 +30,17 @@ assert sorted(t["extra"]["rank_hosts"].values()) == ["n1", "n2"], t["extra"]["ra
 eff = [r for r in doc["results"] if r["metric"] == "efficiency" and r["scale"]["nodes"] == 2]
 assert eff and eff[0]["summary"]["median"] > 0
 # Every point's job had its nodes to itself (srun's too: it made its own allocation).
+spans = []
 for p in sweep["points"]:
     job = p["job_id"].split(".")[0]
     info = subprocess.run(["scontrol", "show", "job", "-o", job], capture_output=True,
                           text=True, check=True).stdout
     assert " OverSubscribe=NO " in info, (sys.argv[2], info)
+    spans.append(tuple(re.search(f" {k}=(\\S+)", info).group(1) for k in ("StartTime", "EndTime")))
+# The points ran one after the other: srun's in turn, the batch points (submitted at once,
+# both on n1) because each had its nodes to itself.
+(s1, e1), (s2, e2) = sorted(spans)
+assert e1 <= s2, f"the points' jobs overlapped: {spans}"
 PY
 done
 # Inside an allocation a point is a step on the allocation's nodes: srun asks for nothing more.
@@ -42,15 +48,3 @@ SLURM_JOB_ID=7 expect_exit 0 "$PERFGATE" sweep ar_slurm --plan-file "$PLANS" --l
 expect_not_in out "--exclusive"
 [ -s "$WORK/sbatch/N2xR1/point.sbatch" ] || fail "sbatch script not kept"
 grep -q "^#SBATCH --nodes=2" "$WORK/sbatch/N2xR1/point.sbatch" || fail "sbatch script lacks --nodes=2"
-# Both points were submitted at once and share node n1: exclusive jobs run one after the other.
-python3 - "$WORK/sbatch/sweep.json" <<'PY'
-import json, re, subprocess, sys
-points = json.load(open(sys.argv[1]))["perfgate"]["run"]["metadata"]["sweep"]["points"]
-spans = []
-for p in points:
-    info = subprocess.run(["scontrol", "show", "job", "-o", p["job_id"]], capture_output=True,
-                          text=True, check=True).stdout
-    spans.append(tuple(re.search(f" {k}=(\\S+)", info).group(1) for k in ("StartTime", "EndTime")))
-(s1, e1), (s2, e2) = sorted(spans)
-assert e1 <= s2, f"the points' jobs overlapped: {spans}"
-PY
