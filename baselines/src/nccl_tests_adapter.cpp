@@ -10,7 +10,10 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <tuple>
 
+#include "launcher_tags.hpp"
 #include "nccl_tests_counts.hpp"
 #include "nccl_tests_memory.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
@@ -44,6 +47,11 @@ std::vector<std::size_t> word_ends(const std::string& line) {
 bool is_header(const std::vector<std::string>& t) {
   return t.size() > 4 && t[0] == "#" && t[1] == "size" && t[2] == "count" &&
          std::find(t.begin(), t.end(), "busbw") != t.end();
+}
+
+// The header, also where a launcher tagged the line with its rank (mpirun --tag-output).
+bool is_header_line(std::string_view line) {
+  return is_header(tokens(std::string(without_line_tag(line))));
 }
 
 bool all_digits(const std::string& s) {
@@ -152,7 +160,39 @@ struct RankLine {
   std::string group;  // its group (the split's color), as rank; empty in logs without the column
   std::string host, model;
   bool gpu;  // perfgate-collectives' MPI backend prints "[cpu]" where nccl-tests prints a bus id
+  std::size_t line;  // where the log lists it
 };
+
+// Two listings of the same ranks: each rank's group, host and device model alike, in order.
+bool same_ranks(const std::vector<RankLine>& a, const std::vector<RankLine>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const RankLine& x, const RankLine& y) {
+                      return std::tie(x.rank, x.group, x.host, x.model, x.gpu) ==
+                             std::tie(y.rank, y.group, y.host, y.model, y.gpu);
+                    });
+}
+
+// "8 ranks on dgx-a01 (NVIDIA H100 80GB HBM3)", for messages.
+std::string describe_ranks(const std::vector<RankLine>& ranks) {
+  std::set<std::string> hosts, models;
+  for (const RankLine& r : ranks) {
+    hosts.insert(r.host);
+    models.insert(r.model);
+  }
+  const auto joined = [](const std::set<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  };
+  return std::to_string(ranks.size()) + (ranks.size() == 1 ? " rank" : " ranks") + " on " +
+         joined(hosts) + " (" + joined(models) + ")";
+}
+
+// Why a log can hold two tables, or two rank 0s, of one test.
+constexpr const char* kSeparateTests =
+    "the processes each ran the test alone, as a one-rank job of its own (what an nccl-tests "
+    "binary built without MPI=1 does under mpirun or srun); rebuild nccl-tests with MPI=1, or "
+    "ingest one process's output";
 
 // A number of the log as printed, less its leading zeros ("007" and "7" are one rank).
 std::string without_leading_zeros(const std::string& digits) {
@@ -190,12 +230,23 @@ class LogParser {
   explicit LogParser(const std::string& source) : source_(source) {}
 
   Run parse(const std::string& text) {
+    const LogTagging tagging = LogTagging::of(text, is_header_line);
+    if (const auto& tag = tagging.anchor())
+      run_.metadata["nccl_tests"]["launcher_tags"] = {{"style", tag_style_name(tag->style)},
+                                                      {"rank", tag->rank}};
     std::istringstream in(text);
     std::string line;
     while (std::getline(in, line)) {
       ++line_no_;
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      read_line(line);
+      const LogTagging::Line untagged = tagging.untag(line);
+      if (!untagged.other_rank) {
+        read_line(std::string(untagged.text));
+      } else if (is_header_line(untagged.text)) {
+        fail("rank " + *untagged.other_rank +
+             " printed an nccl-tests table of its own beside rank " + tagging.anchor()->rank +
+             "'s: " + kSeparateTests);
+      }
     }
     if (!layout_)
       throw InputError(source_ +
@@ -235,9 +286,9 @@ class LogParser {
     } else if (line.rfind("# CTA policy:", 0) == 0) {
       cta_policy_ = read_option_value(line, "CTA policy", 'x');
     } else if (bounded_regex_match(line, m, rank_re)) {
-      ranks_.push_back({without_leading_zeros(m[1]),
-                        m[2].matched ? without_leading_zeros(m[2]) : std::string(), m[4], m[7],
-                        m[6] != "cpu"});
+      read_rank_line({without_leading_zeros(m[1]),
+                      m[2].matched ? without_leading_zeros(m[2]) : std::string(), m[4], m[7],
+                      m[6] != "cpu", line_no_});
     } else if (line.rfind("# Avg bus bandwidth", 0) == 0) {
       read_avg_busbw(line);
     } else if (is_memory_usage_line(line)) {  // -M 1, after each table
@@ -270,7 +321,36 @@ class LogParser {
     return s;
   }
 
+  // A run lists its ranks ("# Using devices") before its table. A log may hold several runs
+  // (perfgate-collectives --collective all, a script running nccl-tests binaries one after
+  // another); each must list the same ranks, and the log's results are of those ranks.
+  void read_rank_line(RankLine rank) {
+    if (listing_closed_) {
+      listing_.clear();
+      listing_closed_ = false;
+    }
+    const auto same = std::find_if(listing_.begin(), listing_.end(),
+                                   [&](const RankLine& r) { return r.rank == rank.rank; });
+    if (same != listing_.end())
+      fail("rank " + rank.rank + " is listed twice (first at line " + std::to_string(same->line) +
+           "): " + kSeparateTests);
+    listing_.push_back(std::move(rank));
+  }
+
+  void close_listing() {
+    if (listing_closed_) return;
+    listing_closed_ = true;
+    if (ranks_.empty()) {
+      ranks_ = listing_;
+    } else if (!same_ranks(ranks_, listing_)) {
+      fail("this run lists " + describe_ranks(listing_) + ", the log's first run " +
+           describe_ranks(ranks_) +
+           ": a log ingests as one run on one set of ranks; split it per run");
+    }
+  }
+
   void read_header(std::vector<std::string> t, const std::string& line) {
+    close_listing();
     Layout l;
     const std::vector<std::size_t> ends = word_ends(line);
     for (std::size_t w = 0; w < t.size() && w < ends.size(); ++w)
@@ -663,8 +743,10 @@ class LogParser {
   long cta_policy_ = -1;                           // -x, NCCL's CTA policy (-1: not set)
   long unalign_ = 0;  // the newest nccl-tests' "unalign:", its buffers' offset from alignment
   std::optional<Layout> layout_;
-  std::vector<RankLine> ranks_;
-  std::size_t table_ = 0;  // table headers read so far: one per run
+  std::vector<RankLine> ranks_;    // the first run's listing: the ranks of the log's results
+  std::vector<RankLine> listing_;  // the listing being read
+  bool listing_closed_ = false;    // a table header came after the last rank line
+  std::size_t table_ = 0;          // table headers read so far: one per run
   // Series id -> the table it first appeared under and its index in run_.results.
   std::map<std::string, std::pair<std::size_t, std::size_t>> seen_;
   Run run_;
@@ -676,7 +758,7 @@ bool looks_like_nccl_tests(const std::string& text) {
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line))
-    if (is_header(tokens(line))) return true;
+    if (is_header_line(line)) return true;
   return false;
 }
 

@@ -2,9 +2,11 @@
 // derived from their bytes, so ingesting the same file twice is a no-op.
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include <fmt/format.h>
 
+#include "launcher_tags.hpp"
 #include "perfgate/baselines/gbench.hpp"
 #include "perfgate/baselines/ingest.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
@@ -40,9 +42,13 @@ std::string content_uuid(const std::string& bytes) {
                      h.substr(16, 4), h.substr(20, 12));
 }
 
+// A log whose launcher tagged its lines ("[1,0]<stdout>:#...") starts with '[' too.
 bool starts_like_json(const std::string& text) {
   const auto first = text.find_first_not_of(" \t\r\n");
-  return first != std::string::npos && (text[first] == '{' || text[first] == '[');
+  if (first == std::string::npos || (text[first] != '{' && text[first] != '[')) return false;
+  const std::string_view line =
+      std::string_view(text).substr(first, text.find('\n', first) - first);
+  return !read_line_tag(line);
 }
 
 }  // namespace

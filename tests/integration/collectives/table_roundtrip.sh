@@ -6,18 +6,18 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../lib.sh"
 source "$HERE/mpi_env.sh"
 
-expect_exit 0 run_collectives 2 --backend mpi --collective all -d float,half -b 64K -e 256K -f 4 -n 3 -w 1 \
-  --output "$WORK/doc.json"
-cp "$WORK/out" "$WORK/table.txt"
-if ingest_or_skip --format nccl-tests "$WORK/table.txt"; then
-  python3 - "$WORK/store.db" "$WORK/doc.json" <<'PY' || fail "busbw differs between the table and the document"
+# check_roundtrip STORE DOC: the store's busbw values are the table's for DOC's cases, each of 2
+# ranks (the table lists its ranks once for each operation).
+check_roundtrip() {
+  python3 - "$1" "$2" <<'PY' || fail "busbw or scale differs between the table and the document"
 import json, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 stored = {}
-for family, params, median in db.execute(
-        "SELECT s.family, s.params, r.median FROM results r JOIN series s ON s.id = r.series_id "
-        "WHERE s.metric = 'busbw'"):
+for family, params, median, ranks in db.execute(
+        "SELECT s.family, s.params, r.median, r.scale_ranks FROM results r "
+        "JOIN series s ON s.id = r.series_id WHERE s.metric = 'busbw'"):
     stored[(family, json.dumps(json.loads(params), sort_keys=True))] = median
+    assert ranks == 2, (family, params, ranks)
 doc = json.load(open(sys.argv[2]))
 expected = {}
 for r in doc["perfgate"]["results"]:
@@ -34,5 +34,23 @@ for key, busbw in expected.items():
     assert abs(stored[key] - busbw) < 0.0051, (key, stored[key], busbw)
 print(f"{len(expected)} busbw values round-tripped")
 PY
+}
+
+ARGS=(--backend mpi --collective all -d float,half -b 64K -e 256K -f 4 -n 3 -w 1)
+expect_exit 0 run_collectives 2 "${ARGS[@]}" --output "$WORK/doc.json"
+cp "$WORK/out" "$WORK/table.txt"
+if ingest_or_skip --format nccl-tests "$WORK/table.txt"; then
+  check_roundtrip "$WORK/store.db" "$WORK/doc.json"
+fi
+
+# The same through mpirun --tag-output, format found by content: every line behind its rank's
+# tag ("[1,0]<stdout>:"), rank 0's read.
+expect_exit 0 mpirun --tag-output --oversubscribe -np 2 "$COLLECTIVES" "${ARGS[@]}" \
+  --output "$WORK/tagged.json"
+cp "$WORK/out" "$WORK/tagged.txt"
+grep -q '^\[[0-9]*,0\]<stdout>:# Collective test starting: all_reduce_perf$' "$WORK/tagged.txt" ||
+  fail "mpirun --tag-output did not tag the table"
+if ingest_or_skip --db "$WORK/tagged.db" "$WORK/tagged.txt"; then
+  check_roundtrip "$WORK/tagged.db" "$WORK/tagged.json"
 fi
 finish

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The same weak all_reduce sweep over two virtual Slurm nodes: srun steps, then sbatch jobs.
+# The same weak all_reduce sweep over two virtual Slurm nodes: srun steps, then sbatch jobs;
+# then perfgate-collectives as an srun step whose labelled output ingests.
 source "$(dirname "$0")/../lib.sh"
 # OpenMPI keeps its allocations until exit by design: no leak reports from sanitizer builds of the ranks.
 RANK_ENV=(--env ASAN_OPTIONS=detect_leaks=0)
@@ -43,6 +44,27 @@ for p in sweep["points"]:
 assert e1 <= s2, f"the points' jobs overlapped: {spans}"
 PY
 done
+# perfgate-collectives as a job step of its own, its lines labelled by srun (--label: "0: "),
+# with the MPI plugin the sweep chose: the log ingests as rank 0's table, of 2 ranks.
+plugin=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["perfgate"]["run"]["metadata"]["sweep"]["launcher_labels"]["slurm.mpi"])' "$WORK/slurm/sweep.json")
+OMPI_MCA_btl=self,tcp OMPI_MCA_pml=ob1 ASAN_OPTIONS=detect_leaks=0 expect_exit 0 \
+  srun --nodes 2 --ntasks 2 --exclusive --label --mpi="$plugin" \
+  "$BUILD_DIR/microbench/collectives/perfgate-collectives" --backend mpi \
+  --collective all_reduce,broadcast -b 1K -e 4K -f 4 -n 2 -w 1
+cp "$WORK/out" "$WORK/labelled.txt"
+grep -q '^0: # Collective test starting: broadcast_perf$' "$WORK/labelled.txt" ||
+  fail "srun --label did not label the table"
+expect_exit 0 "$PERFGATE" ingest --db "$WORK/labelled.db" "$WORK/labelled.txt"
+python3 - "$WORK/labelled.db" <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+scales = db.execute("SELECT DISTINCT scale_ranks FROM results").fetchall()
+assert scales == [(2,)], scales
+count = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+assert count == 2 * 2 * 2 * 3, count  # operations x sizes x placements x metrics
+meta = json.loads(db.execute("SELECT metadata FROM runs").fetchone()[0])["nccl_tests"]
+assert meta["launcher_tags"] == {"style": "slurm", "rank": "0"}, meta
+PY
 # Inside an allocation a point is a step on the allocation's nodes: srun asks for nothing more.
 SLURM_JOB_ID=7 expect_exit 0 "$PERFGATE" sweep ar_slurm --plan-file "$PLANS" --launcher slurm --plan
 expect_not_in out "--exclusive"

@@ -1,0 +1,110 @@
+#include "launcher_tags.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace perfgate::baselines {
+
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// "[job,rank]", then "[host:pid]" with tag-detailed, then the stream: "<stdout>:".
+std::optional<LineTag> open_mpi_tag(std::string_view line) {
+  if (line.empty() || line.front() != '[') return std::nullopt;
+  const std::size_t close = line.find(']');
+  if (close == std::string_view::npos) return std::nullopt;
+  const std::string_view inside = line.substr(1, close - 1);
+  const std::size_t comma = inside.rfind(',');
+  if (comma == std::string_view::npos || comma == 0 || !all_digits(inside.substr(comma + 1)))
+    return std::nullopt;
+  std::size_t at = close + 1;
+  if (at < line.size() && line[at] == '[') {
+    const std::size_t detail_close = line.find(']', at);
+    if (detail_close == std::string_view::npos) return std::nullopt;
+    at = detail_close + 1;
+  }
+  static constexpr std::array<std::string_view, 3> streams{"<stdout>:", "<stderr>:", "<stddiag>:"};
+  for (const std::string_view stream : streams)
+    if (line.substr(at, stream.size()) == stream)
+      return LineTag{TagStyle::open_mpi, std::string(inside.substr(comma + 1)), at + stream.size()};
+  return std::nullopt;
+}
+
+// "[rank] ".
+std::optional<LineTag> mpich_tag(std::string_view line) {
+  if (line.empty() || line.front() != '[') return std::nullopt;
+  const std::size_t close = line.find("] ");
+  if (close == std::string_view::npos || !all_digits(line.substr(1, close - 1)))
+    return std::nullopt;
+  return LineTag{TagStyle::mpich, std::string(line.substr(1, close - 1)), close + 2};
+}
+
+// "rank: ", right-aligned to the widest rank of the step.
+std::optional<LineTag> slurm_tag(std::string_view line) {
+  const std::size_t first = line.find_first_not_of(' ');
+  if (first == std::string_view::npos) return std::nullopt;
+  const std::size_t colon = line.find(": ", first);
+  if (colon == std::string_view::npos || !all_digits(line.substr(first, colon - first)))
+    return std::nullopt;
+  return LineTag{TagStyle::slurm, std::string(line.substr(first, colon - first)), colon + 2};
+}
+
+}  // namespace
+
+const char* tag_style_name(TagStyle style) {
+  switch (style) {
+    case TagStyle::open_mpi:
+      return "open-mpi";
+    case TagStyle::slurm:
+      return "slurm";
+    case TagStyle::mpich:
+      return "mpich";
+  }
+  return "unknown";
+}
+
+std::optional<LineTag> read_line_tag(std::string_view line) {
+  if (auto tag = open_mpi_tag(line)) return tag;
+  if (auto tag = mpich_tag(line)) return tag;
+  return slurm_tag(line);
+}
+
+std::string_view without_line_tag(std::string_view line) {
+  const std::optional<LineTag> tag = read_line_tag(line);
+  return tag ? line.substr(tag->length) : line;
+}
+
+LogTagging LogTagging::of(std::string_view text,
+                          const std::function<bool(std::string_view)>& is_anchor) {
+  LogTagging tagging;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    std::optional<LineTag> tag = read_line_tag(line);
+    const std::string_view rest = tag ? line.substr(tag->length) : line;
+    if (!is_anchor(rest)) continue;
+    tagging.space_after_ =
+        tag && tag->style == TagStyle::open_mpi && !rest.empty() && rest.front() == ' ';
+    tagging.anchor_ = std::move(tag);
+    break;
+  }
+  return tagging;
+}
+
+LogTagging::Line LogTagging::untag(std::string_view line) const {
+  if (!anchor_) return {line, std::nullopt};
+  const std::optional<LineTag> tag = read_line_tag(line);
+  if (!tag || tag->style != anchor_->style) return {line, std::nullopt};
+  std::string_view rest = line.substr(tag->length);
+  if (space_after_ && !rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  if (tag->rank != anchor_->rank) return {rest, tag->rank};
+  return {rest, std::nullopt};
+}
+
+}  // namespace perfgate::baselines

@@ -1,0 +1,202 @@
+// nccl-tests logs as launchers and scripts leave them: lines tagged with the rank that printed
+// them, several runs in one file, and processes that each ran the test alone.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "perfgate/baselines/ingest.hpp"
+#include "perfgate/baselines/nccl_tests.hpp"
+#include "perfgate/core/error.hpp"
+
+using namespace perfgate;
+using namespace perfgate::baselines;
+
+namespace {
+
+const std::filesystem::path kLog =
+    std::filesystem::path(PERFGATE_TEST_DATA) / "baselines" / "nccl_single_node.log";
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// `text` as a launcher prints it: each line behind tag(rank 0); after the fourth, a line of rank
+// 3 (NCCL's start-up report) and one of the launcher's own, untagged.
+std::string tagged(const std::string& text, const std::function<std::string(int)>& tag) {
+  std::string out;
+  const std::vector<std::string> lines = lines_of(text);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out += tag(0) + lines[i] + "\n";
+    if (i != 3) continue;
+    out +=
+        tag(3) + "dgx-a01:41214:41300 [3] NCCL INFO comm 0x5581 rank 3 nranks 8 - Init COMPLETE\n";
+    out += "Warning: Permanently added 'dgx-a01' to the list of known hosts.\n";
+  }
+  return out;
+}
+
+// The results as the store would key them, with their samples and scale.
+std::vector<std::string> described(const Run& run) {
+  std::vector<std::string> out;
+  for (const Result& r : run.results) {
+    std::string line = r.key.id();
+    for (const double s : r.samples) line += " " + std::to_string(s);
+    if (r.scale)
+      line += " @" + std::to_string(r.scale->nodes) + "x" + std::to_string(r.scale->ranks);
+    out.push_back(line);
+  }
+  return out;
+}
+
+// The log written to a file and read as `perfgate ingest` reads it, format by content.
+Run ingest_text(const std::string& text, const std::string& name) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << text;
+  Run run = read_results_file(path);
+  std::filesystem::remove(path);
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("a log whose launcher tagged every line ingests as the untagged log") {
+  const std::string plain = read_text(kLog);
+  const Run expected = from_nccl_tests_log(plain, "plain.log");
+  REQUIRE(expected.results.size() == 24);
+  struct Style {
+    const char* name;  // as the run's metadata records it
+    std::function<std::string(int)> tag;
+  };
+  const std::vector<Style> styles{
+      // mpirun --tag-output (Open MPI 4) and --output tag (Open MPI 5, a space after the tag)
+      {"open-mpi", [](int r) { return "[1," + std::to_string(r) + "]<stdout>:"; }},
+      {"open-mpi", [](int r) { return "[40312,1," + std::to_string(r) + "]<stdout>: "; }},
+      // --output tag-detailed: the process's host and pid too
+      {"open-mpi",
+       [](int r) { return "[prterun-n1-4410@1," + std::to_string(r) + "][n1:4420]<stdout>: "; }},
+      // srun --label on 16 tasks: ranks right-aligned to two digits
+      {"slurm", [](int r) { return (r < 10 ? " " : "") + std::to_string(r) + ": "; }},
+      // mpiexec -l (MPICH's Hydra, Intel MPI)
+      {"mpich", [](int r) { return "[" + std::to_string(r) + "] "; }},
+  };
+  for (const Style& style : styles) {
+    const std::string text = tagged(plain, style.tag);
+    INFO(text.substr(0, 80));
+    const Run run = ingest_text(text, "perfgate-tagged.log");
+    CHECK(described(run) == described(expected));
+    CHECK(run.fingerprint.comparable == expected.fingerprint.comparable);
+    CHECK(run.metadata["nccl_tests"]["launcher_tags"]["style"] == style.name);
+    CHECK(run.metadata["nccl_tests"]["launcher_tags"]["rank"] == "0");
+    CHECK(run.metadata["nccl_tests"]["avg_busbw"] == expected.metadata["nccl_tests"]["avg_busbw"]);
+  }
+  CHECK_FALSE(expected.metadata["nccl_tests"].contains("launcher_tags"));
+}
+
+TEST_CASE("processes that each ran the test alone are named, not merged") {
+  // What nccl-tests built without MPI=1 prints under mpirun: every process is rank 0 of a
+  // one-rank job. Two such outputs, line by line.
+  std::string one_rank;
+  for (const std::string& line : lines_of(read_text(kLog)))
+    if (line.rfind("#  Rank", 0) != 0 || line.find("Rank  0 ") != std::string::npos)
+      one_rank += line + "\n";
+  const Run alone = from_nccl_tests_log(one_rank, "alone.log");
+  CHECK(alone.fingerprint.comparable.at("gpu.count") == "1");
+
+  std::string interleaved, tagged_twice;
+  for (const std::string& line : lines_of(one_rank)) {
+    interleaved += line + "\n" + line + "\n";
+    tagged_twice += "[1,0]<stdout>:" + line + "\n[1,1]<stdout>:" + line + "\n";
+  }
+  // Untagged, the second "Rank 0" gives them away; before, their rows merged into one series
+  // of twice the samples, on as many GPUs as rank lines.
+  CHECK_THROWS_WITH(
+      from_nccl_tests_log(interleaved, "twice.log"),
+      Catch::StartsWith("twice.log: line 12: rank 0 is listed twice (first at line 11): the "
+                        "processes each ran the test alone") &&
+          Catch::Contains("built without MPI=1"));
+  // Tagged, the second table's rank does.
+  CHECK_THROWS_WITH(from_nccl_tests_log(tagged_twice, "tagged.log"),
+                    Catch::StartsWith("tagged.log: line 20: rank 1 printed an nccl-tests table of "
+                                      "its own beside rank 0's: the processes each ran"));
+}
+
+TEST_CASE("several runs in one log count their ranks once") {
+  const std::string all_reduce = read_text(kLog);
+  std::string all_gather = all_reduce;
+  for (const std::string op : {"# Collective test starting: ", "# Collective test concluded: "})
+    all_gather.replace(all_gather.find(op + "all_reduce"), op.size() + 10, op + "all_gather");
+  const Run run = from_nccl_tests_log(all_reduce + all_gather, "both.log");
+  CHECK(run.results.size() == 48);
+  CHECK(run.fingerprint.comparable.at("gpu.count") == "8");  // was 16: each run's 8 rank lines
+  CHECK(run.fingerprint.comparable.at("cluster.gpus_per_node") == "8");
+  for (const Result& r : run.results) {
+    REQUIRE(r.scale);
+    CHECK(r.scale->ranks == 8);
+  }
+  // perfgate-collectives --collective all_reduce,broadcast with its MPI backend: two ranks.
+  const std::string cpu_run =
+      "# Collective test starting: OP_perf\n"
+      "#  Rank  0 Group  0 Pid  11710 on         vm device  0 [cpu] MPI on CPU\n"
+      "#  Rank  1 Group  0 Pid  11711 on         vm device  1 [cpu] MPI on CPU\n"
+      "#       size         count      type   redop    root     time   algbw   busbw  #wrong     "
+      "time   algbw   busbw  #wrong\n"
+      "        1024           256     float     sum      -1     6.01    0.17    0.17       0     "
+      "5.52    0.19    0.19       0\n";
+  std::string two_ops = cpu_run + cpu_run;
+  two_ops.replace(two_ops.find("OP"), 2, "all_reduce");
+  two_ops.replace(two_ops.find("OP"), 2, "broadcast");
+  const Run cpu = from_nccl_tests_log(two_ops, "cpu.log");
+  REQUIRE(cpu.results.size() == 12);
+  for (const Result& r : cpu.results) {
+    REQUIRE(r.scale);
+    CHECK(r.scale->ranks == 2);  // was 4
+    CHECK(r.scale->gpus_per_node == 0);
+  }
+}
+
+TEST_CASE("runs on different ranks in one log are refused: one run has one set of ranks") {
+  const std::string first = read_text(kLog);
+  std::string second = first;
+  second.replace(second.find("on  dgx-a01 device  7"), 21, "on  dgx-a02 device  7");
+  second.replace(second.find("all_reduce_perf"), 15, "all_gather_perf");
+  CHECK_THROWS_WITH(from_nccl_tests_log(first + second, "mixed.log"),
+                    "mixed.log: line 44: this run lists 8 ranks on dgx-a01, dgx-a02 (NVIDIA H100 "
+                    "80GB HBM3), the log's first run 8 ranks on dgx-a01 (NVIDIA H100 80GB HBM3): "
+                    "a log ingests as one run on one set of ranks; split it per run");
+}
+
+TEST_CASE("real captures: perfgate-collectives under mpirun --tag-output and srun --label") {
+  const std::filesystem::path data = kLog.parent_path();
+  const std::vector<std::pair<std::string, std::string>> captures{
+      {"nccl_tag_output.log", "[1,0]<stdout>:"}, {"nccl_srun_label.log", "0: "}};
+  for (const auto& [file, tag] : captures) {
+    INFO(file);
+    const Run run = read_results_file(data / file);
+    std::string plain;
+    for (const std::string& line : lines_of(read_text(data / file))) {
+      REQUIRE(line.rfind(tag, 0) == 0);
+      plain += line.substr(tag.size()) + "\n";
+    }
+    CHECK(described(run) == described(from_nccl_tests_log(plain, "plain.log")));
+    CHECK(run.results.size() == (file == "nccl_tag_output.log" ? 2 * 3 * 2 * 3 : 2 * 2 * 2 * 3));
+    for (const Result& r : run.results) {
+      REQUIRE(r.scale);
+      CHECK(r.scale->ranks == 2);
+    }
+  }
+}
