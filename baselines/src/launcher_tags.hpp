@@ -46,7 +46,7 @@ class LogTagging {
 
  private:
   std::optional<LineTag> anchor_;
-  // Open MPI 5 separates its tag from the line by a space, which Open MPI 4 does not.
+  // A space between an Open MPI tag and the line, as the anchor line has it: dropped from each.
   bool space_after_ = false;
 };
 

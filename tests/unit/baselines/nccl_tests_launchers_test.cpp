@@ -83,9 +83,9 @@ TEST_CASE("a log whose launcher tagged every line ingests as the untagged log") 
     std::function<std::string(int)> tag;
   };
   const std::vector<Style> styles{
-      // mpirun --tag-output (Open MPI 4) and --output tag (Open MPI 5, a space after the tag)
+      // mpirun --tag-output (Open MPI 4), --output tag (Open MPI 5), also with a space after it
       {"open-mpi", [](int r) { return "[1," + std::to_string(r) + "]<stdout>:"; }},
-      {"open-mpi", [](int r) { return "[40312,1," + std::to_string(r) + "]<stdout>: "; }},
+      {"open-mpi", [](int r) { return "[40312," + std::to_string(r) + "]<stdout>: "; }},
       // --output tag-detailed: the process's host and pid too
       {"open-mpi",
        [](int r) { return "[prterun-n1-4410@1," + std::to_string(r) + "][n1:4420]<stdout>: "; }},
