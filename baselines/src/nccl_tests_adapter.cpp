@@ -269,6 +269,7 @@ class LogParser {
     std::smatch m;
     const auto t = tokens(line);
     if (line.rfind("# Collective test starting:", 0) == 0) {
+      start_run();
       op_ = t.size() > 4 ? strip_perf(t[4]) : "unknown";
     } else if (line.rfind("# nccl-tests version", 0) == 0) {
       run_.fingerprint.info["nccl_tests.version"] = t.size() > 3 ? t[3] : "";
@@ -277,6 +278,7 @@ class LogParser {
     } else if (line.rfind("NCCL version ", 0) == 0 && t.size() >= 3) {
       run_.fingerprint.info["nccl.banner"] = t[2];
     } else if (line.rfind("# nThread", 0) == 0) {
+      start_run();
       run_.metadata["nccl_tests"]["parameters"] = line.substr(2);
       read_launch(line);
     } else if (line.rfind("# Blocking Enabled:", 0) == 0) {
@@ -335,6 +337,12 @@ class LogParser {
       fail("rank " + rank.rank + " is listed twice (first at line " + std::to_string(same->line) +
            "): " + kSeparateTests);
     listing_.push_back(std::move(rank));
+  }
+
+  // A run's first lines: the listing of a run that ended before its table (its start failed)
+  // is not this run's.
+  void start_run() {
+    if (!listing_closed_) listing_.clear();
   }
 
   void close_listing() {

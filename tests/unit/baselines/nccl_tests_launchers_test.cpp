@@ -169,6 +169,17 @@ TEST_CASE("several runs in one log count their ranks once") {
   }
 }
 
+TEST_CASE("a run that failed before its table leaves its rank list out") {
+  // A script's first binary failed at start-up after listing its ranks; the next one ran.
+  const std::string run = read_text(kLog);
+  const std::string failed = run.substr(0, run.find("NCCL version")) +
+                             "dgx-a01: Test NCCL failure common.cu:958 'unhandled system error'\n"
+                             " .. dgx-a01 pid 41211: Test failure common.cu:842\n";
+  const Run after = from_nccl_tests_log(failed + run, "after_failure.log");
+  CHECK(described(after) == described(from_nccl_tests_log(run, "run.log")));
+  CHECK(after.fingerprint.comparable.at("gpu.count") == "8");
+}
+
 TEST_CASE("runs on different ranks in one log are refused: one run has one set of ranks") {
   const std::string first = read_text(kLog);
   std::string second = first;
