@@ -2,16 +2,12 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
+
+#include "digits.hpp"
 
 namespace perfgate::baselines {
 
 namespace {
-
-bool all_digits(std::string_view s) {
-  return !s.empty() &&
-         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
-}
 
 // "[job,rank]", then "[host:pid]" with tag-detailed, then the stream: "<stdout>:".
 std::optional<LineTag> open_mpi_tag(std::string_view line) {

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "digits.hpp"
 #include "launcher_tags.hpp"
 #include "nccl_tests_counts.hpp"
 #include "nccl_tests_memory.hpp"
@@ -49,14 +50,13 @@ bool is_header(const std::vector<std::string>& t) {
          std::find(t.begin(), t.end(), "busbw") != t.end();
 }
 
-// The header, also where a launcher tagged the line with its rank (mpirun --tag-output).
-bool is_header_line(std::string_view line) {
-  return is_header(tokens(std::string(without_line_tag(line))));
+bool is_header_text(std::string_view text) {
+  return is_header(tokens(std::string(text)));
 }
 
-bool all_digits(const std::string& s) {
-  return !s.empty() &&
-         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+// The header, also where a launcher tagged the line with its rank (mpirun --tag-output).
+bool is_header_line(std::string_view line) {
+  return is_header_text(without_line_tag(line));
 }
 
 std::optional<double> parse_number(const std::string& s) {
@@ -230,7 +230,7 @@ class LogParser {
   explicit LogParser(const std::string& source) : source_(source) {}
 
   Run parse(const std::string& text) {
-    const LogTagging tagging = LogTagging::of(text, is_header_line);
+    const LogTagging tagging = LogTagging::of(text, is_header_text);
     if (const auto& tag = tagging.anchor())
       run_.metadata["nccl_tests"]["launcher_tags"] = {{"style", tag_style_name(tag->style)},
                                                       {"rank", tag->rank}};
@@ -241,8 +241,9 @@ class LogParser {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       const LogTagging::Line untagged = tagging.untag(line);
       if (!untagged.other_rank) {
-        read_line(std::string(untagged.text));
-      } else if (is_header_line(untagged.text)) {
+        line.erase(0, line.size() - untagged.text.size());  // the tag: the text is its tail
+        read_line(line);
+      } else if (is_header_text(untagged.text)) {
         fail("rank " + *untagged.other_rank +
              " printed an nccl-tests table of its own beside rank " + tagging.anchor()->rank +
              "'s: " + kSeparateTests);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "digits.hpp"
 #include "json_columns.hpp"
 #include "perfgate/core/error.hpp"
 #include "perfgate/core/series_pattern.hpp"
@@ -48,7 +49,7 @@ std::vector<std::string> SqliteStore::resolve(const std::string& selector,
     std::size_t back = 0;
     if (selector != "latest") {
       const std::string n = selector.substr(7);
-      if (n.empty() || !std::all_of(n.begin(), n.end(), ::isdigit))
+      if (!all_digits(n))
         throw InputError("run selector '" + selector + "': expected latest~N with N a number");
       back = std::stoul(n);
     }
