@@ -8,15 +8,14 @@
 #include <map>
 #include <optional>
 #include <regex>
-#include <set>
 #include <sstream>
 #include <string_view>
-#include <tuple>
 
 #include "digits.hpp"
 #include "launcher_tags.hpp"
 #include "nccl_tests_counts.hpp"
 #include "nccl_tests_memory.hpp"
+#include "nccl_tests_ranks.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
 #include "perfgate/core/bounded_regex.hpp"
 #include "perfgate/core/bus_bandwidth.hpp"
@@ -155,76 +154,6 @@ struct Layout {
   }
 };
 
-struct RankLine {
-  std::string rank;   // its world rank, as printed without leading zeros
-  std::string group;  // its group (the split's color), as rank; empty in logs without the column
-  std::string host, model;
-  bool gpu;  // perfgate-collectives' MPI backend prints "[cpu]" where nccl-tests prints a bus id
-  std::size_t line;  // where the log lists it
-};
-
-// Two listings of the same ranks: each rank's group, host and device model alike, in order.
-bool same_ranks(const std::vector<RankLine>& a, const std::vector<RankLine>& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                    [](const RankLine& x, const RankLine& y) {
-                      return std::tie(x.rank, x.group, x.host, x.model, x.gpu) ==
-                             std::tie(y.rank, y.group, y.host, y.model, y.gpu);
-                    });
-}
-
-// "8 ranks on dgx-a01 (NVIDIA H100 80GB HBM3)", for messages.
-std::string describe_ranks(const std::vector<RankLine>& ranks) {
-  std::set<std::string> hosts, models;
-  for (const RankLine& r : ranks) {
-    hosts.insert(r.host);
-    models.insert(r.model);
-  }
-  const auto joined = [](const std::set<std::string>& names) {
-    std::string out;
-    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out;
-  };
-  return std::to_string(ranks.size()) + (ranks.size() == 1 ? " rank" : " ranks") + " on " +
-         joined(hosts) + " (" + joined(models) + ")";
-}
-
-// Why a log can hold two tables, or two rank 0s, of one test.
-constexpr const char* kSeparateTests =
-    "the processes each ran the test alone, as a one-rank job of its own (what an nccl-tests "
-    "binary built without MPI=1 does under mpirun or srun); rebuild nccl-tests with MPI=1, or "
-    "ingest one process's output";
-
-// A number of the log as printed, less its leading zeros ("007" and "7" are one rank).
-std::string without_leading_zeros(const std::string& digits) {
-  const auto first = digits.find_first_not_of('0');
-  return first == std::string::npos ? "0" : digits.substr(first);
-}
-
-// How NCCL_TESTS_SPLIT or NCCL_TESTS_SPLIT_MASK split the ranks into groups, each running its
-// own communicator: the number of groups, and the ranks of rank 0's group (the first rank
-// line's when none is rank 0's), the n of nccl-tests' bus factors. Logs without the Group
-// column are one group of every rank.
-struct Split {
-  std::size_t groups = 0;
-  std::size_t group_ranks = 0;
-  bool unequal = false;  // groups of different sizes (nccl-tests allows them)
-};
-
-Split split_of(const std::vector<RankLine>& ranks) {
-  Split split;
-  if (ranks.empty()) return split;
-  std::map<std::string, std::size_t> sizes;
-  for (const RankLine& r : ranks) ++sizes[r.group];
-  const auto zero =
-      std::find_if(ranks.begin(), ranks.end(), [](const RankLine& r) { return r.rank == "0"; });
-  const std::string& reference = (zero != ranks.end() ? *zero : ranks.front()).group;
-  split.groups = sizes.size();
-  split.group_ranks = sizes.at(reference);
-  split.unequal = std::any_of(sizes.begin(), sizes.end(),
-                              [&](const auto& s) { return s.second != split.group_ranks; });
-  return split;
-}
-
 class LogParser {
  public:
   explicit LogParser(const std::string& source) : source_(source) {}
@@ -246,7 +175,7 @@ class LogParser {
       } else if (is_header_text(untagged.text)) {
         fail("rank " + *untagged.other_rank +
              " printed an nccl-tests table of its own beside rank " + tagging.anchor()->rank +
-             "'s: " + kSeparateTests);
+             "'s: " + kSeparateTestsHint);
       }
     }
     if (!layout_)
@@ -264,13 +193,11 @@ class LogParser {
   }
 
   void read_line(const std::string& line) {
-    static const std::regex rank_re(
-        R"(^#\s*Rank\s+(\d+)\s+(?:Group\s+(\d+)\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+\[([^\]]*)\]\s+(.*?)\s*$)");
     static const std::regex op_re(R"(([A-Za-z0-9]+(?:_[A-Za-z0-9]+)*)_perf\b)");
     std::smatch m;
     const auto t = tokens(line);
     if (line.rfind("# Collective test starting:", 0) == 0) {
-      start_run();
+      listings_.start_run();
       op_ = t.size() > 4 ? strip_perf(t[4]) : "unknown";
     } else if (line.rfind("# nccl-tests version", 0) == 0) {
       run_.fingerprint.info["nccl_tests.version"] = t.size() > 3 ? t[3] : "";
@@ -279,7 +206,7 @@ class LogParser {
     } else if (line.rfind("NCCL version ", 0) == 0 && t.size() >= 3) {
       run_.fingerprint.info["nccl.banner"] = t[2];
     } else if (line.rfind("# nThread", 0) == 0) {
-      start_run();
+      listings_.start_run();
       run_.metadata["nccl_tests"]["parameters"] = line.substr(2);
       read_launch(line);
     } else if (line.rfind("# Blocking Enabled:", 0) == 0) {
@@ -288,10 +215,8 @@ class LogParser {
       registration_ = read_option_value(line, "Registered buffers", 'R');
     } else if (line.rfind("# CTA policy:", 0) == 0) {
       cta_policy_ = read_option_value(line, "CTA policy", 'x');
-    } else if (bounded_regex_match(line, m, rank_re)) {
-      read_rank_line({without_leading_zeros(m[1]),
-                      m[2].matched ? without_leading_zeros(m[2]) : std::string(), m[4], m[7],
-                      m[6] != "cpu", line_no_});
+    } else if (std::optional<RankLine> rank = read_rank_line(line, line_no_)) {
+      check(listings_.add(std::move(*rank)));
     } else if (line.rfind("# Avg bus bandwidth", 0) == 0) {
       read_avg_busbw(line);
     } else if (is_memory_usage_line(line)) {  // -M 1, after each table
@@ -324,42 +249,13 @@ class LogParser {
     return s;
   }
 
-  // A run lists its ranks ("# Using devices") before its table. A log may hold several runs
-  // (perfgate-collectives --collective all, a script running nccl-tests binaries one after
-  // another); each must list the same ranks, and the log's results are of those ranks.
-  void read_rank_line(RankLine rank) {
-    if (listing_closed_) {
-      listing_.clear();
-      listing_closed_ = false;
-    }
-    const auto same = std::find_if(listing_.begin(), listing_.end(),
-                                   [&](const RankLine& r) { return r.rank == rank.rank; });
-    if (same != listing_.end())
-      fail("rank " + rank.rank + " is listed twice (first at line " + std::to_string(same->line) +
-           "): " + kSeparateTests);
-    listing_.push_back(std::move(rank));
-  }
-
-  // A run's first lines: the listing of a run that ended before its table (its start failed)
-  // is not this run's.
-  void start_run() {
-    if (!listing_closed_) listing_.clear();
-  }
-
-  void close_listing() {
-    if (listing_closed_) return;
-    listing_closed_ = true;
-    if (ranks_.empty()) {
-      ranks_ = listing_;
-    } else if (!same_ranks(ranks_, listing_)) {
-      fail("this run lists " + describe_ranks(listing_) + ", the log's first run " +
-           describe_ranks(ranks_) +
-           ": a log ingests as one run on one set of ranks; split it per run");
-    }
+  // A problem that refuses the log, at the line being read.
+  void check(const std::optional<std::string>& problem) const {
+    if (problem) fail(*problem);
   }
 
   void read_header(std::vector<std::string> t, const std::string& line) {
-    close_listing();
+    check(listings_.close());
     Layout l;
     const std::vector<std::size_t> ends = word_ends(line);
     for (std::size_t w = 0; w < t.size() && w < ends.size(); ++w)
@@ -515,7 +411,7 @@ class LogParser {
     const auto bytes = params.find("bytes");
     const auto bytes_value = bytes == params.end() ? std::nullopt : parse_number(bytes->second);
     if (time_us <= 0 || !bytes_value) return std::nullopt;
-    const int group_ranks = static_cast<int>(split_of(ranks_).group_ranks);
+    const int group_ranks = static_cast<int>(split_of(listings_.ranks()).group_ranks);
     const std::optional<double> share = algorithm_bandwidth_share(op, group_ranks);
     if (!share) return std::nullopt;
     double value = *bytes_value * *share / (time_us * 1e3);  // GB/s
@@ -702,7 +598,7 @@ class LogParser {
   // split run's, so they never compare with an unsplit run on the same ranks. One group adds
   // nothing.
   void finish_split() {
-    const Split split = split_of(ranks_);
+    const Split split = split_of(listings_.ranks());
     if (split.groups < 2) return;
     const std::string groups = std::to_string(split.groups);
     for (Result& r : run_.results) r.key.params["groups"] = groups;
@@ -714,33 +610,17 @@ class LogParser {
   void finish_fingerprint() {
     finish_nccl_version();
     finish_launch();
-    if (ranks_.empty()) return;
-    std::map<std::string, int> models;
-    std::set<std::string> hosts;
-    for (const auto& r : ranks_) {
-      ++models[r.model];
-      hosts.insert(r.host);
-    }
-    const auto top =
-        std::max_element(models.begin(), models.end(),
-                         [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (listings_.ranks().empty()) return;
+    const Placement where = placement_of(listings_.ranks());
     auto& fp = run_.fingerprint;
-    const bool on_gpus =
-        std::any_of(ranks_.begin(), ranks_.end(), [](const RankLine& r) { return r.gpu; });
-    if (on_gpus) {
-      fp.comparable["gpu.model"] = top->first;
-      fp.comparable["gpu.count"] = std::to_string(ranks_.size());
+    if (where.on_gpus) {
+      fp.comparable["gpu.model"] = where.model;
+      fp.comparable["gpu.count"] = std::to_string(where.ranks);
     }
-    fp.comparable["cluster.nodes"] = std::to_string(hosts.size());
-    const int nodes = static_cast<int>(hosts.size());
-    const int ranks = static_cast<int>(ranks_.size());
-    // As in every perfgate run: 0 GPUs per node on CPU-only runs (core/model.hpp, Scale).
-    const int gpus_per_node = on_gpus ? ranks / nodes : 0;
-    fp.comparable["cluster.gpus_per_node"] = std::to_string(gpus_per_node);
-    std::string host_list;
-    for (const auto& h : hosts) host_list += (host_list.empty() ? "" : ",") + h;
-    fp.info["hosts"] = host_list;
-    for (auto& r : run_.results) r.scale = Scale{nodes, gpus_per_node, ranks};
+    fp.comparable["cluster.nodes"] = std::to_string(where.nodes);
+    fp.comparable["cluster.gpus_per_node"] = std::to_string(where.gpus_per_node);
+    fp.info["hosts"] = where.hosts;
+    for (auto& r : run_.results) r.scale = Scale{where.nodes, where.gpus_per_node, where.ranks};
   }
 
   std::string source_;
@@ -752,10 +632,8 @@ class LogParser {
   long cta_policy_ = -1;                           // -x, NCCL's CTA policy (-1: not set)
   long unalign_ = 0;  // the newest nccl-tests' "unalign:", its buffers' offset from alignment
   std::optional<Layout> layout_;
-  std::vector<RankLine> ranks_;    // the first run's listing: the ranks of the log's results
-  std::vector<RankLine> listing_;  // the listing being read
-  bool listing_closed_ = false;    // a table header came after the last rank line
-  std::size_t table_ = 0;          // table headers read so far: one per run
+  RankListings listings_;
+  std::size_t table_ = 0;  // table headers read so far: one per run
   // Series id -> the table it first appeared under and its index in run_.results.
   std::map<std::string, std::pair<std::size_t, std::size_t>> seen_;
   Run run_;
