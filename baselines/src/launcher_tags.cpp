@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include "digits.hpp"
 
@@ -9,12 +10,43 @@ namespace perfgate::baselines {
 
 namespace {
 
-// "[job,rank]", then "[host:pid]" with tag-detailed, then the stream: "<stdout>:".
+// Open MPI's `--timestamp-output` puts ctime's date before the tag: "Mon Dec  7 15:00:43 2026".
+// Its length at the start of `line`, 0 when there is none.
+std::size_t timestamp_length(std::string_view line) {
+  // A: a letter; 9: a digit; _: a digit or the space that pads a day below 10.
+  static constexpr std::string_view pattern = "AAA AAA _9 99:99:99 9999";
+  if (line.size() < pattern.size()) return 0;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const auto c = static_cast<unsigned char>(line[i]);
+    const bool fits = pattern[i] == 'A'   ? std::isalpha(c) != 0
+                      : pattern[i] == '9' ? std::isdigit(c) != 0
+                      : pattern[i] == '_' ? c == ' ' || std::isdigit(c) != 0
+                                          : c == static_cast<unsigned char>(pattern[i]);
+    if (!fits) return 0;
+  }
+  return pattern.size();
+}
+
+// "<stdout>:", "<stderr>:" or "<stddiag>:" at `at`: the length up to the tag's end, or 0.
+std::size_t stream_end(std::string_view line, std::size_t at) {
+  static constexpr std::array<std::string_view, 3> streams{"<stdout>:", "<stderr>:", "<stddiag>:"};
+  for (const std::string_view stream : streams)
+    if (line.substr(at, stream.size()) == stream) return at + stream.size();
+  return 0;
+}
+
+// "[job,rank]", then "[host:pid]" with tag-detailed, then the stream: "<stdout>:"; all after a
+// date with --timestamp-output, which without --tag-output is followed by the stream alone
+// (a rank left empty: every rank's lines pass, as in an untagged log).
 std::optional<LineTag> open_mpi_tag(std::string_view line) {
-  if (line.empty() || line.front() != '[') return std::nullopt;
-  const std::size_t close = line.find(']');
+  const std::size_t start = timestamp_length(line);
+  if (start > 0)
+    if (const std::size_t end = stream_end(line, start))
+      return LineTag{TagStyle::open_mpi, "", end};
+  if (line.size() <= start || line[start] != '[') return std::nullopt;
+  const std::size_t close = line.find(']', start);
   if (close == std::string_view::npos) return std::nullopt;
-  const std::string_view inside = line.substr(1, close - 1);
+  const std::string_view inside = line.substr(start + 1, close - start - 1);
   const std::size_t comma = inside.rfind(',');
   if (comma == std::string_view::npos || comma == 0 || !all_digits(inside.substr(comma + 1)))
     return std::nullopt;
@@ -24,10 +56,8 @@ std::optional<LineTag> open_mpi_tag(std::string_view line) {
     if (detail_close == std::string_view::npos) return std::nullopt;
     at = detail_close + 1;
   }
-  static constexpr std::array<std::string_view, 3> streams{"<stdout>:", "<stderr>:", "<stddiag>:"};
-  for (const std::string_view stream : streams)
-    if (line.substr(at, stream.size()) == stream)
-      return LineTag{TagStyle::open_mpi, std::string(inside.substr(comma + 1)), at + stream.size()};
+  if (const std::size_t end = stream_end(line, at))
+    return LineTag{TagStyle::open_mpi, std::string(inside.substr(comma + 1)), end};
   return std::nullopt;
 }
 

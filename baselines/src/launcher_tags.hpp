@@ -1,8 +1,10 @@
 #pragma once
 // Logs captured through a launcher that labels every line with the rank that printed it:
 // Open MPI's `mpirun --tag-output` ("[1,0]<stdout>:"; `--output tag-detailed` adds
-// "[host:pid]"), Slurm's `srun --label` ("0: ", padded to the widest rank) and MPICH's or Intel
-// MPI's `mpiexec -l` ("[0] ").
+// "[host:pid]"; `--timestamp-output` puts ctime's date right before the tag, and without
+// `--tag-output` before "<stdout>:" alone, with no rank),
+// Slurm's `srun --label` ("0: ", padded to the widest rank) and MPICH's or Intel MPI's
+// `mpiexec -l` ("[0] ").
 #include <functional>
 #include <optional>
 #include <string>
@@ -17,7 +19,7 @@ const char* tag_style_name(TagStyle style);
 
 struct LineTag {
   TagStyle style;
-  std::string rank;    // as the launcher printed it, without its padding
+  std::string rank;    // as the launcher printed it, without its padding; empty: none printed
   std::size_t length;  // characters the tag takes at the start of the line
 };
 

@@ -160,9 +160,11 @@ class LogParser {
 
   Run parse(const std::string& text) {
     const LogTagging tagging = LogTagging::of(text, is_header_text);
-    if (const auto& tag = tagging.anchor())
-      run_.metadata["nccl_tests"]["launcher_tags"] = {{"style", tag_style_name(tag->style)},
-                                                      {"rank", tag->rank}};
+    if (const auto& tag = tagging.anchor()) {
+      nlohmann::json& tags = run_.metadata["nccl_tests"]["launcher_tags"];
+      tags = {{"style", tag_style_name(tag->style)}};
+      if (!tag->rank.empty()) tags["rank"] = tag->rank;
+    }
     std::istringstream in(text);
     std::string line;
     while (std::getline(in, line)) {

@@ -43,13 +43,13 @@ if ingest_or_skip --format nccl-tests "$WORK/table.txt"; then
   check_roundtrip "$WORK/store.db" "$WORK/doc.json"
 fi
 
-# The same through mpirun --tag-output, format found by content: every line behind its rank's
-# tag ("[1,0]<stdout>:"), rank 0's read.
-expect_exit 0 mpirun --tag-output --oversubscribe -np 2 "$COLLECTIVES" "${ARGS[@]}" \
-  --output "$WORK/tagged.json"
+# The same through mpirun --tag-output --timestamp-output, format found by content: every line
+# behind the date and its rank's tag ("Mon Dec  7 15:00:43 2026[1,0]<stdout>:"), rank 0's read.
+expect_exit 0 mpirun --tag-output --timestamp-output --oversubscribe -np 2 "$COLLECTIVES" \
+  "${ARGS[@]}" --output "$WORK/tagged.json"
 cp "$WORK/out" "$WORK/tagged.txt"
-grep -q '^\[[0-9]*,0\]<stdout>:# Collective test starting: all_reduce_perf$' "$WORK/tagged.txt" ||
-  fail "mpirun --tag-output did not tag the table"
+grep -Eq '^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} [0-9]{4}\[[0-9]*,0\]<stdout>:# Collective test starting: all_reduce_perf$' \
+  "$WORK/tagged.txt" || fail "mpirun --tag-output --timestamp-output did not tag the table"
 if ingest_or_skip --db "$WORK/tagged.db" "$WORK/tagged.txt"; then
   check_roundtrip "$WORK/tagged.db" "$WORK/tagged.json"
 fi

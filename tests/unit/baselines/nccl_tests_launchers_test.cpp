@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -81,6 +82,7 @@ TEST_CASE("a log whose launcher tagged every line ingests as the untagged log") 
   struct Style {
     const char* name;  // as the run's metadata records it
     std::function<std::string(int)> tag;
+    bool ranked = true;  // the tag names the rank
   };
   const std::vector<Style> styles{
       // mpirun --tag-output (Open MPI 4), --output tag (Open MPI 5), also with a space after it
@@ -89,6 +91,13 @@ TEST_CASE("a log whose launcher tagged every line ingests as the untagged log") 
       // --output tag-detailed: the process's host and pid too
       {"open-mpi",
        [](int r) { return "[prterun-n1-4410@1," + std::to_string(r) + "][n1:4420]<stdout>: "; }},
+      // --timestamp-output with --tag-output (the day padded, then two digits), and alone
+      {"open-mpi",
+       [](int r) {
+         return std::string(r == 0 ? "Mon Dec  7" : "Sat Nov 28") + " 15:00:43 2026[1," +
+                std::to_string(r) + "]<stdout>:";
+       }},
+      {"open-mpi", [](int) { return "Tue Jan 12 09:05:01 2027<stdout>:"; }, false},
       // srun --label on 16 tasks: ranks right-aligned to two digits
       {"slurm", [](int r) { return (r < 10 ? " " : "") + std::to_string(r) + ": "; }},
       // mpiexec -l (MPICH's Hydra, Intel MPI)
@@ -100,8 +109,12 @@ TEST_CASE("a log whose launcher tagged every line ingests as the untagged log") 
     const Run run = ingest_text(text, "perfgate-tagged.log");
     CHECK(described(run) == described(expected));
     CHECK(run.fingerprint.comparable == expected.fingerprint.comparable);
-    CHECK(run.metadata["nccl_tests"]["launcher_tags"]["style"] == style.name);
-    CHECK(run.metadata["nccl_tests"]["launcher_tags"]["rank"] == "0");
+    const nlohmann::json& tags = run.metadata["nccl_tests"]["launcher_tags"];
+    CHECK(tags["style"] == style.name);
+    if (style.ranked)
+      CHECK(tags["rank"] == "0");
+    else
+      CHECK_FALSE(tags.contains("rank"));
     CHECK(run.metadata["nccl_tests"]["avg_busbw"] == expected.metadata["nccl_tests"]["avg_busbw"]);
   }
   CHECK_FALSE(expected.metadata["nccl_tests"].contains("launcher_tags"));
@@ -117,10 +130,12 @@ TEST_CASE("processes that each ran the test alone are named, not merged") {
   const Run alone = from_nccl_tests_log(one_rank, "alone.log");
   CHECK(alone.fingerprint.comparable.at("gpu.count") == "1");
 
-  std::string interleaved, tagged_twice;
+  std::string interleaved, tagged_twice, dated_twice;
   for (const std::string& line : lines_of(one_rank)) {
     interleaved += line + "\n" + line + "\n";
     tagged_twice += "[1,0]<stdout>:" + line + "\n[1,1]<stdout>:" + line + "\n";
+    dated_twice += "Mon Dec  7 15:00:43 2026[1,0]<stdout>:" + line +
+                   "\nMon Dec  7 15:00:44 2026[1,1]<stdout>:" + line + "\n";
   }
   // Untagged, the second "Rank 0" gives them away; before, their rows merged into one series
   // of twice the samples, on as many GPUs as rank lines.
@@ -132,6 +147,9 @@ TEST_CASE("processes that each ran the test alone are named, not merged") {
   // Tagged, the second table's rank does.
   CHECK_THROWS_WITH(from_nccl_tests_log(tagged_twice, "tagged.log"),
                     Catch::StartsWith("tagged.log: line 20: rank 1 printed an nccl-tests table of "
+                                      "its own beside rank 0's: the processes each ran"));
+  CHECK_THROWS_WITH(from_nccl_tests_log(dated_twice, "dated.log"),
+                    Catch::StartsWith("dated.log: line 20: rank 1 printed an nccl-tests table of "
                                       "its own beside rank 0's: the processes each ran"));
 }
 
@@ -191,20 +209,36 @@ TEST_CASE("runs on different ranks in one log are refused: one run has one set o
                     "a log ingests as one run on one set of ranks; split it per run");
 }
 
-TEST_CASE("real captures: perfgate-collectives under mpirun --tag-output and srun --label") {
+TEST_CASE("real captures: perfgate-collectives under mpirun's and srun's tags") {
   const std::filesystem::path data = kLog.parent_path();
-  const std::vector<std::pair<std::string, std::string>> captures{
-      {"nccl_tag_output.log", "[1,0]<stdout>:"}, {"nccl_srun_label.log", "0: "}};
-  for (const auto& [file, tag] : captures) {
-    INFO(file);
-    const Run run = read_results_file(data / file);
+  const std::string date =
+      R"([A-Z][a-z]{2} [A-Z][a-z]{2} [ 1-3][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2} [0-9]{4})";
+  struct Capture {
+    std::string file;
+    std::regex tag;       // what starts each of its lines
+    std::size_t results;  // collectives x sizes x placements x (time, algbw, busbw)
+  };
+  const std::vector<Capture> captures{
+      // mpirun --tag-output, 2 ranks: all_reduce and alltoall, 3 sizes
+      {"nccl_tag_output.log", std::regex(R"(\[1,0\]<stdout>:)"), 2 * 3 * 2 * 3},
+      // srun --label, 2 tasks on two nodes: 2 collectives, 2 sizes
+      {"nccl_srun_label.log", std::regex("0: "), 2 * 2 * 2 * 3},
+      // mpirun --timestamp-output --tag-output: as the first
+      {"nccl_timestamp_tag_output.log", std::regex(date + R"(\[1,0\]<stdout>:)"), 2 * 3 * 2 * 3},
+      // mpirun --timestamp-output: all_reduce in float and bfloat16, 3 sizes
+      {"nccl_timestamp_output.log", std::regex(date + "<stdout>:"), 2 * 3 * 2 * 3},
+  };
+  for (const Capture& capture : captures) {
+    INFO(capture.file);
+    const Run run = read_results_file(data / capture.file);
     std::string plain;
-    for (const std::string& line : lines_of(read_text(data / file))) {
-      REQUIRE(line.rfind(tag, 0) == 0);
-      plain += line.substr(tag.size()) + "\n";
+    for (const std::string& line : lines_of(read_text(data / capture.file))) {
+      std::smatch tag;
+      REQUIRE(std::regex_search(line, tag, capture.tag, std::regex_constants::match_continuous));
+      plain += tag.suffix().str() + "\n";
     }
     CHECK(described(run) == described(from_nccl_tests_log(plain, "plain.log")));
-    CHECK(run.results.size() == (file == "nccl_tag_output.log" ? 2 * 3 * 2 * 3 : 2 * 2 * 2 * 3));
+    CHECK(run.results.size() == capture.results);
     for (const Result& r : run.results) {
       REQUIRE(r.scale);
       CHECK(r.scale->ranks == 2);
