@@ -329,7 +329,7 @@ class LogParser {
 
   void read_row(std::vector<std::string> t, const std::string& line) {
     const Layout& l = *layout_;
-    const std::string op = !op_.empty() ? op_ : !binary_op_.empty() ? binary_op_ : "unknown";
+    const std::string op = operation();
     const bool blank_redop = restore_blank_redop(op, t);
     // A full row, or one group of values; anything else is a cut or garbled line.
     if (t.size() != l.values(l.groups) && t.size() != l.values(1))
@@ -522,17 +522,28 @@ class LogParser {
     meta["per_iter_skip"] = bounded_regex_search(line, m, skip_re) ? std::stol(m[1]) : 0;
   }
 
+  // The run's operation: its "Collective test starting" line's, else the binary an earlier line
+  // named (an mpirun command line).
+  std::string operation() const {
+    return !op_.empty() ? op_ : !binary_op_.empty() ? binary_op_ : "unknown";
+  }
+
   // "# Avg bus bandwidth    : 142.565", followed by OK or FAILED when NCCL_TESTS_MIN_BW set a
   // floor (FAILED: below 90 % of it, and nccl-tests failed the run). A log of several tables
-  // keeps the last average and fails the check when any table did.
+  // keeps the last average and fails the check when any table did; `runs` keeps each table's,
+  // with its operation, so a script's log shows which collective missed its floor.
   void read_avg_busbw(const std::string& line) {
     std::istringstream rest(line.substr(line.find(':') + 1));
     std::string value, verdict;
     rest >> value >> verdict;
     nlohmann::json& meta = run_.metadata["nccl_tests"];
-    if (const auto v = parse_number(value)) meta["avg_busbw"] = *v;
-    if ((verdict == "OK" || verdict == "FAILED") && meta.value("min_busbw_check", "") != "FAILED")
-      meta["min_busbw_check"] = verdict;
+    nlohmann::json footer = {{"operation", operation()}};
+    if (const auto v = parse_number(value)) meta["avg_busbw"] = footer["avg_busbw"] = *v;
+    if (verdict == "OK" || verdict == "FAILED") {
+      footer["min_busbw_check"] = verdict;
+      if (meta.value("min_busbw_check", "") != "FAILED") meta["min_busbw_check"] = verdict;
+    }
+    meta["runs"].push_back(std::move(footer));
   }
 
   // The bitwise check's lines: "# Bitwise Repeatability: 4 comparisons after one reference run"

@@ -215,18 +215,25 @@ TEST_CASE("real captures: perfgate-collectives under mpirun's and srun's tags") 
       R"([A-Z][a-z]{2} [A-Z][a-z]{2} [ 1-3][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2} [0-9]{4})";
   struct Capture {
     std::string file;
-    std::regex tag;       // what starts each of its lines
-    std::size_t results;  // collectives x sizes x placements x (time, algbw, busbw)
+    std::regex tag;                       // what starts each of its lines
+    std::size_t results;                  // collectives x sizes x placements x (time, algbw, busbw)
+    std::vector<std::string> operations;  // one run a collective, each with its footer
   };
   const std::vector<Capture> captures{
       // mpirun --tag-output, 2 ranks: all_reduce and alltoall, 3 sizes
-      {"nccl_tag_output.log", std::regex(R"(\[1,0\]<stdout>:)"), 2 * 3 * 2 * 3},
+      {"nccl_tag_output.log",
+       std::regex(R"(\[1,0\]<stdout>:)"),
+       2 * 3 * 2 * 3,
+       {"all_reduce", "alltoall"}},
       // srun --label, 2 tasks on two nodes: 2 collectives, 2 sizes
-      {"nccl_srun_label.log", std::regex("0: "), 2 * 2 * 2 * 3},
+      {"nccl_srun_label.log", std::regex("0: "), 2 * 2 * 2 * 3, {"all_reduce", "broadcast"}},
       // mpirun --timestamp-output --tag-output: as the first
-      {"nccl_timestamp_tag_output.log", std::regex(date + R"(\[1,0\]<stdout>:)"), 2 * 3 * 2 * 3},
+      {"nccl_timestamp_tag_output.log",
+       std::regex(date + R"(\[1,0\]<stdout>:)"),
+       2 * 3 * 2 * 3,
+       {"all_reduce", "alltoall"}},
       // mpirun --timestamp-output: all_reduce in float and bfloat16, 3 sizes
-      {"nccl_timestamp_output.log", std::regex(date + "<stdout>:"), 2 * 3 * 2 * 3},
+      {"nccl_timestamp_output.log", std::regex(date + "<stdout>:"), 2 * 3 * 2 * 3, {"all_reduce"}},
   };
   for (const Capture& capture : captures) {
     INFO(capture.file);
@@ -239,6 +246,12 @@ TEST_CASE("real captures: perfgate-collectives under mpirun's and srun's tags") 
     }
     CHECK(described(run) == described(from_nccl_tests_log(plain, "plain.log")));
     CHECK(run.results.size() == capture.results);
+    const nlohmann::json& runs = run.metadata["nccl_tests"]["runs"];
+    REQUIRE(runs.size() == capture.operations.size());
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      CHECK(runs[i]["operation"] == capture.operations[i]);
+      CHECK(runs[i]["avg_busbw"] > 0);
+    }
     for (const Result& r : run.results) {
       REQUIRE(r.scale);
       CHECK(r.scale->ranks == 2);

@@ -921,12 +921,22 @@ TEST_CASE("nccl-tests' bandwidth floor (NCCL_TESTS_MIN_BW): the footer's verdict
         "OK");
   // Several tables in one log (perfgate-collectives --collective all): one that fell short fails
   // the check, whatever the tables after it.
-  std::string second_table = kOneRowTable;
+  std::string second_table = "# Collective test starting: all_gather_perf\n" + kOneRowTable;
   second_table.replace(second_table.find("        1024  "), 14, "        2048  ");
   const Run two = footer("# Avg bus bandwidth    : 0.045 FAILED\n" + second_table +
                          "# Avg bus bandwidth    : 0.05 OK\n");
   CHECK(two.metadata["nccl_tests"]["min_busbw_check"] == "FAILED");
   CHECK(two.metadata["nccl_tests"]["avg_busbw"] == Approx(0.05));
+  // Each table's own footer, with its operation (the first table's has no starting line).
+  const nlohmann::json& runs = two.metadata["nccl_tests"]["runs"];
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0]["operation"] == "unknown");
+  CHECK(runs[0]["avg_busbw"] == Approx(0.045));
+  CHECK(runs[0]["min_busbw_check"] == "FAILED");
+  CHECK(runs[1]["operation"] == "all_gather");
+  CHECK(runs[1]["avg_busbw"] == Approx(0.05));
+  CHECK(runs[1]["min_busbw_check"] == "OK");
+  CHECK_FALSE(unchecked.metadata["nccl_tests"]["runs"][0].contains("min_busbw_check"));
 
   nlohmann::json doc = nlohmann::json::parse(R"({
     "version": 3, "nccl_version": 22803, "args": ["./build/all_reduce_perf"],
