@@ -950,6 +950,10 @@ TEST_CASE("nccl-tests' bandwidth floor (NCCL_TESTS_MIN_BW): the footer's verdict
   const Run json = from_nccl_tests_json(doc, "floor.json");
   CHECK(json.metadata["nccl_tests"]["avg_busbw"] == Approx(0.045));
   CHECK(json.metadata["nccl_tests"]["min_busbw_check"] == "FAILED");
+  // One collective a JSON file: one footer, named by the binary of its command line.
+  CHECK(json.metadata["nccl_tests"]["runs"] ==
+        nlohmann::json::parse(
+            R"([{"operation": "all_reduce", "avg_busbw": 0.045, "min_busbw_check": "FAILED"}])"));
   doc["average_bus_bandwidth"]["okay"] = "unchecked";
   CHECK_FALSE(
       from_nccl_tests_json(doc, "floor.json").metadata["nccl_tests"].contains("min_busbw_check"));
