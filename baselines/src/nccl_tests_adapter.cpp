@@ -413,7 +413,7 @@ class LogParser {
     const auto bytes = params.find("bytes");
     const auto bytes_value = bytes == params.end() ? std::nullopt : parse_number(bytes->second);
     if (time_us <= 0 || !bytes_value) return std::nullopt;
-    const int group_ranks = static_cast<int>(split_of(listings_.ranks()).group_ranks);
+    const int group_ranks = static_cast<int>(listings_.split().group_ranks);
     const std::optional<double> share = algorithm_bandwidth_share(op, group_ranks);
     if (!share) return std::nullopt;
     double value = *bytes_value * *share / (time_us * 1e3);  // GB/s
@@ -611,7 +611,7 @@ class LogParser {
   // split run's, so they never compare with an unsplit run on the same ranks. One group adds
   // nothing.
   void finish_split() {
-    const Split split = split_of(listings_.ranks());
+    const Split& split = listings_.split();
     if (split.groups < 2) return;
     const std::string groups = std::to_string(split.groups);
     for (Result& r : run_.results) r.key.params["groups"] = groups;

@@ -6,6 +6,9 @@
 #include <set>
 #include <tuple>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "perfgate/core/bounded_regex.hpp"
 
 namespace perfgate::baselines {
@@ -27,12 +30,6 @@ bool same_ranks(const std::vector<RankLine>& a, const std::vector<RankLine>& b) 
                     });
 }
 
-std::string joined(const std::set<std::string>& names, const char* separator) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : separator) + n;
-  return out;
-}
-
 // "8 ranks on dgx-a01 (NVIDIA H100 80GB HBM3)", for messages.
 std::string describe_ranks(const std::vector<RankLine>& ranks) {
   std::set<std::string> hosts, models;
@@ -40,8 +37,24 @@ std::string describe_ranks(const std::vector<RankLine>& ranks) {
     hosts.insert(r.host);
     models.insert(r.model);
   }
-  return std::to_string(ranks.size()) + (ranks.size() == 1 ? " rank" : " ranks") + " on " +
-         joined(hosts, ", ") + " (" + joined(models, ", ") + ")";
+  return fmt::format("{} {} on {} ({})", ranks.size(), ranks.size() == 1 ? "rank" : "ranks",
+                     fmt::join(hosts, ", "), fmt::join(models, ", "));
+}
+
+// How NCCL_TESTS_SPLIT or NCCL_TESTS_SPLIT_MASK split `ranks` (Split, in the header).
+Split split_of(const std::vector<RankLine>& ranks) {
+  Split split;
+  if (ranks.empty()) return split;
+  std::map<std::string, std::size_t> sizes;
+  for (const RankLine& r : ranks) ++sizes[r.group];
+  const auto zero =
+      std::find_if(ranks.begin(), ranks.end(), [](const RankLine& r) { return r.rank == "0"; });
+  const std::string& reference = (zero != ranks.end() ? *zero : ranks.front()).group;
+  split.groups = sizes.size();
+  split.group_ranks = sizes.at(reference);
+  split.unequal = std::any_of(sizes.begin(), sizes.end(),
+                              [&](const auto& s) { return s.second != split.group_ranks; });
+  return split;
 }
 
 }  // namespace
@@ -64,21 +77,6 @@ std::optional<RankLine> read_rank_line(const std::string& line, std::size_t line
                   line_no};
 }
 
-Split split_of(const std::vector<RankLine>& ranks) {
-  Split split;
-  if (ranks.empty()) return split;
-  std::map<std::string, std::size_t> sizes;
-  for (const RankLine& r : ranks) ++sizes[r.group];
-  const auto zero =
-      std::find_if(ranks.begin(), ranks.end(), [](const RankLine& r) { return r.rank == "0"; });
-  const std::string& reference = (zero != ranks.end() ? *zero : ranks.front()).group;
-  split.groups = sizes.size();
-  split.group_ranks = sizes.at(reference);
-  split.unequal = std::any_of(sizes.begin(), sizes.end(),
-                              [&](const auto& s) { return s.second != split.group_ranks; });
-  return split;
-}
-
 Placement placement_of(const std::vector<RankLine>& ranks) {
   Placement placement;
   if (ranks.empty()) return placement;
@@ -96,7 +94,7 @@ Placement placement_of(const std::vector<RankLine>& ranks) {
   placement.ranks = static_cast<int>(ranks.size());
   placement.nodes = static_cast<int>(hosts.size());
   placement.gpus_per_node = placement.on_gpus ? placement.ranks / placement.nodes : 0;
-  placement.hosts = joined(hosts, ",");
+  placement.hosts = fmt::format("{}", fmt::join(hosts, ","));
   return placement;
 }
 
@@ -123,6 +121,7 @@ std::optional<std::string> RankListings::close() {
   closed_ = true;
   if (ranks_.empty()) {
     ranks_ = listing_;
+    split_ = split_of(ranks_);
     return std::nullopt;
   }
   if (same_ranks(ranks_, listing_)) return std::nullopt;

@@ -32,7 +32,6 @@ struct Split {
   std::size_t group_ranks = 0;
   bool unequal = false;  // groups of different sizes (nccl-tests allows them)
 };
-Split split_of(const std::vector<RankLine>& ranks);
 
 // Where the ranks ran: what the run's fingerprint and scale take from them.
 struct Placement {
@@ -59,9 +58,12 @@ class RankListings {
   std::optional<std::string> close();
   // The first run's listing: the ranks of the log's results.
   const std::vector<RankLine>& ranks() const { return ranks_; }
+  // How those ranks split into groups, read once when their listing closed.
+  const Split& split() const { return split_; }
 
  private:
   std::vector<RankLine> ranks_;
+  Split split_;
   std::vector<RankLine> listing_;  // the listing being read
   bool closed_ = false;            // a table header came after the last rank line
 };
