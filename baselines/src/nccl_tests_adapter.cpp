@@ -16,6 +16,7 @@
 #include "nccl_tests_counts.hpp"
 #include "nccl_tests_memory.hpp"
 #include "nccl_tests_ranks.hpp"
+#include "open_mpi_xml.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
 #include "perfgate/core/bounded_regex.hpp"
 #include "perfgate/core/bus_bandwidth.hpp"
@@ -156,7 +157,10 @@ struct Layout {
 
 class LogParser {
  public:
-  explicit LogParser(const std::string& source) : source_(source) {}
+  // `file_lines`: the file's line of each line of the text, where the text was unwrapped from it.
+  explicit LogParser(const std::string& source,
+                     const std::vector<std::size_t>* file_lines = nullptr)
+      : source_(source), file_lines_(file_lines) {}
 
   Run parse(const std::string& text) {
     const LogTagging tagging = LogTagging::of(text, is_header_text);
@@ -167,8 +171,9 @@ class LogParser {
     }
     std::istringstream in(text);
     std::string line;
-    while (std::getline(in, line)) {
-      ++line_no_;
+    for (std::size_t index = 0; std::getline(in, line); ++index) {
+      line_no_ =
+          file_lines_ != nullptr && index < file_lines_->size() ? (*file_lines_)[index] : index + 1;
       if (!line.empty() && line.back() == '\r') line.pop_back();
       const LogTagging::Line untagged = tagging.untag(line);
       if (!untagged.other_rank) {
@@ -637,6 +642,7 @@ class LogParser {
   }
 
   std::string source_;
+  const std::vector<std::size_t>* file_lines_;
   std::size_t line_no_ = 0;
   std::string op_, binary_op_;
   std::string library_code_;                       // "nccl-library=" of the nccl-tests version line
@@ -655,6 +661,8 @@ class LogParser {
 }  // namespace
 
 bool looks_like_nccl_tests(const std::string& text) {
+  // mpirun --xml escapes the table's lines; its reader names what such a log lacks.
+  if (is_open_mpi_xml(text)) return true;
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line))
@@ -663,7 +671,16 @@ bool looks_like_nccl_tests(const std::string& text) {
 }
 
 Run from_nccl_tests_log(const std::string& text, const std::string& source) {
-  Run run = LogParser(source).parse(text);
+  Run run;
+  if (is_open_mpi_xml(text)) {
+    const UnwrappedLog log = unwrap_open_mpi_xml(text, source);
+    run = LogParser(source, &log.file_lines).parse(log.text);
+    nlohmann::json& tags = run.metadata["nccl_tests"]["launcher_tags"];
+    tags["style"] = tag_style_name(TagStyle::open_mpi);
+    tags["xml"] = true;
+  } else {
+    run = LogParser(source).parse(text);
+  }
   run.suite = "nccl-tests";
   return run;
 }

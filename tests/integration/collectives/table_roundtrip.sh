@@ -53,4 +53,15 @@ grep -Eq '^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} [0-9]{4}\[[0-9]*,0\
 if ingest_or_skip --db "$WORK/tagged.db" "$WORK/tagged.txt"; then
   check_roundtrip "$WORK/tagged.db" "$WORK/tagged.json"
 fi
+
+# The same through mpirun --xml: every line escaped inside <stdout rank="0"> elements, its
+# newline as "&#010;".
+expect_exit 0 mpirun --xml --oversubscribe -np 2 "$COLLECTIVES" "${ARGS[@]}" \
+  --output "$WORK/xml.json"
+cp "$WORK/out" "$WORK/xml.txt"
+grep -q '^<stdout rank="0"># Collective test starting: all_reduce_perf&#010;</stdout>$' \
+  "$WORK/xml.txt" || fail "mpirun --xml did not wrap the table in its elements"
+if ingest_or_skip --db "$WORK/xml.db" "$WORK/xml.txt"; then
+  check_roundtrip "$WORK/xml.db" "$WORK/xml.json"
+fi
 finish

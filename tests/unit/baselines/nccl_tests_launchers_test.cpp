@@ -10,31 +10,19 @@
 #include <string>
 #include <vector>
 
+#include "nccl_log_text.hpp"
 #include "perfgate/baselines/ingest.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
 #include "perfgate/core/error.hpp"
 
 using namespace perfgate;
 using namespace perfgate::baselines;
+using namespace perfgate::test;
 
 namespace {
 
 const std::filesystem::path kLog =
     std::filesystem::path(PERFGATE_TEST_DATA) / "baselines" / "nccl_single_node.log";
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 // `text` as a launcher prints it: each line behind tag(rank 0); after the fourth, a line of rank
 // 3 (NCCL's start-up report) and one of the launcher's own, untagged.
@@ -49,28 +37,6 @@ std::string tagged(const std::string& text, const std::function<std::string(int)
     out += "Warning: Permanently added 'dgx-a01' to the list of known hosts.\n";
   }
   return out;
-}
-
-// The results as the store would key them, with their samples and scale.
-std::vector<std::string> described(const Run& run) {
-  std::vector<std::string> out;
-  for (const Result& r : run.results) {
-    std::string line = r.key.id();
-    for (const double s : r.samples) line += " " + std::to_string(s);
-    if (r.scale)
-      line += " @" + std::to_string(r.scale->nodes) + "x" + std::to_string(r.scale->ranks);
-    out.push_back(line);
-  }
-  return out;
-}
-
-// The log written to a file and read as `perfgate ingest` reads it, format by content.
-Run ingest_text(const std::string& text, const std::string& name) {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() / name;
-  std::ofstream(path) << text;
-  Run run = read_results_file(path);
-  std::filesystem::remove(path);
-  return run;
 }
 
 }  // namespace
