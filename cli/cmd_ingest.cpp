@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "perfgate/baselines/ingest.hpp"
 #include "perfgate/baselines/store.hpp"
+#include "perfgate/core/error.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/preflight/doctor.hpp"
 
@@ -15,8 +16,16 @@ namespace perfgate::cli {
 namespace {
 struct IngestOptions {
   std::vector<std::string> files;
-  std::string db, format = "auto", suite, trigger, branch, commit;
+  std::string db, format = "auto", suite, trigger, branch, commit, started_at;
 };
+
+// --started-at, as the store records it (UTC); checked before any file is read.
+std::string started_at_of(const std::string& text) {
+  if (const auto utc = baselines::utc_time_from_text(text)) return *utc;
+  throw InputError("--started-at '" + text +
+                   "': not a date and time with its zone (e.g. 2026-11-20T03:12:44Z or "
+                   "2026-11-20T04:12:44+01:00)");
+}
 
 void apply_overrides(const IngestOptions& o, Run& run) {
   if (!o.suite.empty()) run.suite = o.suite;
@@ -40,13 +49,20 @@ void add_ingest_command(CLI::App& app, Action& action) {
   cmd->add_option("--trigger", opts->trigger, "nightly|premerge|adhoc");
   cmd->add_option("--branch", opts->branch, "branch of the code under test");
   cmd->add_option("--commit", opts->commit, "commit of the code under test");
+  cmd->add_option("--started-at", opts->started_at,
+                  "when the runs started, with its zone (2026-11-20T03:12:44Z), for files "
+                  "ingested after the fact; default: the time the file records (perfgate "
+                  "documents, Google Benchmark's context.date), else now");
   cmd->callback([opts, &action] {
     action = [opts] {
       const auto format = baselines::format_from_string(opts->format);
+      const std::string started_at =
+          opts->started_at.empty() ? "" : started_at_of(opts->started_at);
       std::vector<Run> runs;
       for (const auto& f : opts->files) {
         runs.push_back(baselines::read_results_file(f, format));
         apply_overrides(*opts, runs.back());
+        if (!started_at.empty()) runs.back().started_at = started_at;
       }
       preflight::require_local_store(opts->db);  // SQLite locking fails on network file systems
       auto store = baselines::Store::open(opts->db, baselines::OpenMode::read_write);

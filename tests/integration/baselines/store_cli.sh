@@ -33,8 +33,21 @@ expect_exit 2 "$PERFGATE" ingest "$DATA/nccl_old_format.log" "$DATA/nccl_truncat
 expect_in err "nccl_truncated.log: line 22"
 expect_exit 2 "$PERFGATE" ingest "$DATA/gbench_bad_row.json"
 expect_exit 2 "$PERFGATE" ingest --format gbench "$DATA/nccl_single_node.log"
+# A start time without its zone (nccl-tests prints local ones), or no date at all.
+expect_exit 2 "$PERFGATE" ingest --started-at "2026-11-20 03:12:44" "$DATA/nccl_bitwise.log"
+expect_in err "^perfgate: --started-at '2026-11-20 03:12:44': not a date and time with its zone"
+expect_exit 2 "$PERFGATE" ingest --started-at 2026-02-30T03:12:44Z "$DATA/nccl_bitwise.log"
 after=$(cd "$WORK" && sha256sum perf.db*)
 [ "$before" = "$after" ] || fail "a failed ingest changed the store"
+
+# A log ingested after the fact, dated with --started-at (converted to UTC): it takes its place
+# in the history before the runs ingested above (it lists the oldest first).
+expect_exit 0 "$PERFGATE" ingest --started-at 2025-06-30T23:30:00-01:00 "$DATA/nccl_bitwise.log"
+expect_exit 0 "$PERFGATE" history \
+  "collectives.all_reduce/bytes:1048576/dtype:f32/inplace:0/redop:sum/root:-1@busbw"
+[ "$(grep -c '^  [0-9a-f]\{8\}  ' "$WORK/out")" -ge 2 ] || fail "the history lacks the runs above"
+grep -m1 '^  [0-9a-f]\{8\}  ' "$WORK/out" | grep -q '^  [0-9a-f]\{8\}  2025-07-01T00:30:00Z ' ||
+  { cat "$WORK/out"; fail "the run dated with --started-at is not the oldest in the history"; }
 
 # history: text, json, unknown series.
 SERIES="BM_copy/arg0:8/arg1:64@time"
@@ -97,7 +110,7 @@ expect_exit 0 "$PERFGATE" store export --format csv -o "$WORK/all.csv"
 grep -q '^00000000-aaaa-4aaa-8aaa-000000000000,nightly,main,c0,.*gemm/m:64@time,ns,lower_is_better,ok,3,101,' "$WORK/all.csv" \
   || { cat "$WORK/all.csv"; fail "csv export lacks the gemm row"; }
 expect_exit 0 "$PERFGATE" store export --format json
-python3 -c "import json,sys; d=json.load(open('$WORK/out')); assert len(d)==8, len(d)"  # runs stored above
+python3 -c "import json,sys; d=json.load(open('$WORK/out')); assert len(d)==9, len(d)"  # runs stored above
 expect_exit 0 "$PERFGATE" store prune --keep-samples-days 0
 expect_in out "pruned [1-9][0-9]* samples"
 expect_exit 0 "$PERFGATE" history --format json --samples "gemm/m:64@time"

@@ -98,6 +98,9 @@ TEST_CASE("a context date that is no timestamp leaves the start time empty, even
   CHECK(from_gbench_json(doc, "long.json").started_at.empty());
   doc["context"]["date"] = "2024-03-05T09:15:30+00:00";
   CHECK(from_gbench_json(doc, "ok.json").started_at == "2024-03-05T09:15:30Z");
+  // Until 2026-12-07 a day the month lacks was carried into the next (2023-03-02).
+  doc["context"]["date"] = "2023-02-30T09:15:30+00:00";
+  CHECK(from_gbench_json(doc, "no_day.json").started_at.empty());
 }
 
 TEST_CASE("old files without run_type: aggregates by name suffix, BigO/RMS by fields") {
