@@ -80,6 +80,20 @@ std::optional<LineTag> slurm_tag(std::string_view line) {
   return LineTag{TagStyle::slurm, std::string(line.substr(first, colon - first)), colon + 2};
 }
 
+// "host: ", as pdsh and clush label each node's lines: a host name has a character other than
+// a digit (else it is srun's rank) and none but letters, digits, '.', '-' and '_' (so pdsh's
+// own "pdsh@login: node3: ssh exited" is no tag).
+std::optional<LineTag> host_tag(std::string_view line) {
+  const std::size_t colon = line.find(": ");
+  if (colon == 0 || colon == std::string_view::npos) return std::nullopt;
+  const std::string_view host = line.substr(0, colon);
+  const bool host_characters = std::all_of(host.begin(), host.end(), [](unsigned char c) {
+    return std::isalnum(c) != 0 || c == '.' || c == '-' || c == '_';
+  });
+  if (!host_characters || all_digits(host)) return std::nullopt;
+  return LineTag{TagStyle::host, std::string(host), colon + 2};
+}
+
 }  // namespace
 
 const char* tag_style_name(TagStyle style) {
@@ -90,6 +104,8 @@ const char* tag_style_name(TagStyle style) {
       return "slurm";
     case TagStyle::mpich:
       return "mpich";
+    case TagStyle::host:
+      return "host";
   }
   return "unknown";
 }
@@ -97,7 +113,8 @@ const char* tag_style_name(TagStyle style) {
 std::optional<LineTag> read_line_tag(std::string_view line) {
   if (auto tag = open_mpi_tag(line)) return tag;
   if (auto tag = mpich_tag(line)) return tag;
-  return slurm_tag(line);
+  if (auto tag = slurm_tag(line)) return tag;
+  return host_tag(line);
 }
 
 std::string_view without_line_tag(std::string_view line) {

@@ -4,7 +4,8 @@
 // "[host:pid]"; `--timestamp-output` puts ctime's date right before the tag, and without
 // `--tag-output` before "<stdout>:" alone, with no rank),
 // Slurm's `srun --label` ("0: ", padded to the widest rank) and MPICH's or Intel MPI's
-// `mpiexec -l` ("[0] ").
+// `mpiexec -l` ("[0] "). Also the host names pdsh and clush put before each node's lines
+// ("dgx-a01: "): there each node ran a test of its own.
 #include <functional>
 #include <optional>
 #include <string>
@@ -12,14 +13,15 @@
 
 namespace perfgate::baselines {
 
-enum class TagStyle { open_mpi, slurm, mpich };
+enum class TagStyle { open_mpi, slurm, mpich, host };
 
-// "open-mpi", "slurm" or "mpich".
+// "open-mpi", "slurm", "mpich" or "host".
 const char* tag_style_name(TagStyle style);
 
 struct LineTag {
   TagStyle style;
-  std::string rank;    // as the launcher printed it, without its padding; empty: none printed
+  std::string rank;    // as the launcher printed it, without its padding; empty: none printed;
+                       // the host's name for TagStyle::host
   std::size_t length;  // characters the tag takes at the start of the line
 };
 

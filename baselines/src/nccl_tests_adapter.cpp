@@ -167,7 +167,7 @@ class LogParser {
     if (const auto& tag = tagging.anchor()) {
       nlohmann::json& tags = run_.metadata["nccl_tests"]["launcher_tags"];
       tags = {{"style", tag_style_name(tag->style)}};
-      if (!tag->rank.empty()) tags["rank"] = tag->rank;
+      if (!tag->rank.empty()) tags[tag->style == TagStyle::host ? "host" : "rank"] = tag->rank;
     }
     std::istringstream in(text);
     std::string line;
@@ -180,9 +180,7 @@ class LogParser {
         line.erase(0, line.size() - untagged.text.size());  // the tag: the text is its tail
         read_line(line);
       } else if (is_header_text(untagged.text)) {
-        fail("rank " + *untagged.other_rank +
-             " printed an nccl-tests table of its own beside rank " + tagging.anchor()->rank +
-             "'s: " + kSeparateTestsHint);
+        fail_second_table(tagging.anchor()->style, tagging.anchor()->rank, *untagged.other_rank);
       }
     }
     if (!layout_)
@@ -197,6 +195,17 @@ class LogParser {
  private:
   [[noreturn]] void fail(const std::string& problem) const {
     throw InputError(source_ + ": line " + std::to_string(line_no_) + ": " + problem);
+  }
+
+  // A table printed by another rank than the first table's, or by another host.
+  [[noreturn]] void fail_second_table(TagStyle style, const std::string& first,
+                                      const std::string& second) const {
+    if (style == TagStyle::host)
+      fail("host " + second + " printed an nccl-tests table of its own beside " + first +
+           "'s: each host ran its own test (pdsh, clush) and a log ingests as one run; split it "
+           "per host (dshbak -d DIR) and ingest each host's file");
+    fail("rank " + second + " printed an nccl-tests table of its own beside rank " + first +
+         "'s: " + kSeparateTestsHint);
   }
 
   void read_line(const std::string& line) {

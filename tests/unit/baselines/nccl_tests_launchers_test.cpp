@@ -68,6 +68,8 @@ TEST_CASE("a log whose launcher tagged every line ingests as the untagged log") 
       {"slurm", [](int r) { return (r < 10 ? " " : "") + std::to_string(r) + ": "; }},
       // mpiexec -l (MPICH's Hydra, Intel MPI)
       {"mpich", [](int r) { return "[" + std::to_string(r) + "] "; }},
+      // pdsh or clush on one node: its host name (another node's line beside it)
+      {"host", [](int r) { return r == 0 ? "dgx-a01.cluster: " : "dgx_b07: "; }},
   };
   for (const Style& style : styles) {
     const std::string text = tagged(plain, style.tag);
@@ -77,7 +79,9 @@ TEST_CASE("a log whose launcher tagged every line ingests as the untagged log") 
     CHECK(run.fingerprint.comparable == expected.fingerprint.comparable);
     const nlohmann::json& tags = run.metadata["nccl_tests"]["launcher_tags"];
     CHECK(tags["style"] == style.name);
-    if (style.ranked)
+    if (style.name == std::string("host"))
+      CHECK(tags["host"] == "dgx-a01.cluster");
+    else if (style.ranked)
       CHECK(tags["rank"] == "0");
     else
       CHECK_FALSE(tags.contains("rank"));
@@ -117,6 +121,37 @@ TEST_CASE("processes that each ran the test alone are named, not merged") {
   CHECK_THROWS_WITH(from_nccl_tests_log(dated_twice, "dated.log"),
                     Catch::StartsWith("dated.log: line 20: rank 1 printed an nccl-tests table of "
                                       "its own beside rank 0's: the processes each ran"));
+}
+
+TEST_CASE("nodes that each ran a test of their own under pdsh are named, with how to split") {
+  // A health check across nodes: `pdsh -w dgx-a0[1-2] all_reduce_perf -g 8` runs one
+  // single-node test on each, every line behind its host's name.
+  const std::string node_a = read_text(kLog);
+  std::string node_b = node_a;
+  for (std::size_t at = node_b.find("dgx-a01"); at != std::string::npos;
+       at = node_b.find("dgx-a01", at))
+    node_b.replace(at, 7, "dgx-a02");
+  const std::vector<std::string> a = lines_of(node_a), b = lines_of(node_b);
+  REQUIRE(a.size() == b.size());
+  std::string both, one;
+  std::size_t second_header = 0;  // the line of dgx-a02's table header
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    both += "dgx-a01: " + a[i] + "\ndgx-a02: " + b[i] + "\n";
+    one += "dgx-a01: " + a[i] + "\n";
+    if (second_header == 0 && a[i].find("redop") != std::string::npos) second_header = 2 * i + 2;
+    if (i == 2) one += "pdsh@login: dgx-a03: ssh exited with exit code 255\n";  // pdsh's own
+  }
+  CHECK_THROWS_WITH(
+      from_nccl_tests_log(both, "pdsh.log"),
+      "pdsh.log: line " + std::to_string(second_header) +
+          ": host dgx-a02 printed an nccl-tests table of its own beside dgx-a01's: each host ran "
+          "its own test (pdsh, clush) and a log ingests as one run; split it per host (dshbak -d "
+          "DIR) and ingest each host's file");
+  // One node's output reads as its plain log; before, neither was found to be nccl-tests.
+  const Run run = ingest_text(one, "pdsh-one-node.log");
+  CHECK(described(run) == described(from_nccl_tests_log(node_a, "plain.log")));
+  CHECK(run.metadata["nccl_tests"]["launcher_tags"] ==
+        nlohmann::json{{"style", "host"}, {"host", "dgx-a01"}});
 }
 
 TEST_CASE("several runs in one log count their ranks once") {
