@@ -154,6 +154,35 @@ TEST_CASE("nodes that each ran a test of their own under pdsh are named, with ho
         nlohmann::json{{"style", "host"}, {"host", "dgx-a01"}});
 }
 
+TEST_CASE("real capture: pdsh ran perfgate-collectives on two nodes, each a test of its own") {
+  // pdsh -R exec -w node-a,node-b mpirun -np 2 perfgate-collectives: 2 ranks on each, 3 sizes.
+  const std::filesystem::path capture = kLog.parent_path() / "nccl_pdsh_two_nodes.log";
+  CHECK_THROWS_WITH(read_results_file(capture),
+                    Catch::EndsWith("nccl_pdsh_two_nodes.log: line 26: host node-b printed an "
+                                    "nccl-tests table of its own beside node-a's: each host ran "
+                                    "its own test (pdsh, clush) and a log ingests as one run; "
+                                    "split it per host (dshbak -d DIR) and ingest each host's "
+                                    "file"));
+  // Split as dshbak -d splits it: each node's file is its plain log.
+  for (const std::string host : {"node-a", "node-b"}) {
+    INFO(host);
+    std::string own, plain;
+    for (const std::string& line : lines_of(read_text(capture))) {
+      if (line.rfind(host + ": ", 0) != 0) continue;
+      own += line + "\n";
+      plain += line.substr(host.size() + 2) + "\n";
+    }
+    const Run run = ingest_text(own, host + ".log");
+    CHECK(described(run) == described(from_nccl_tests_log(plain, "plain.log")));
+    CHECK(run.results.size() == 3 * 2 * 3);
+    CHECK(run.metadata["nccl_tests"]["launcher_tags"]["host"] == host);
+    for (const Result& r : run.results) {
+      REQUIRE(r.scale);
+      CHECK(r.scale->ranks == 2);
+    }
+  }
+}
+
 TEST_CASE("several runs in one log count their ranks once") {
   const std::string all_reduce = read_text(kLog);
   std::string all_gather = all_reduce;
