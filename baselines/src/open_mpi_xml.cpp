@@ -135,8 +135,10 @@ class Unwrapper {
 
   void read_output(std::string_view tag, std::string_view name, std::size_t start_line) {
     const std::optional<std::string> rank = rank_of(tag, name, start_line);
-    Stream& stream = streams_[std::string(name) + ":" + rank.value_or("")];
-    if (rank) stream.prefix = "[1," + *rank + "]<" + std::string(name) + ">:";
+    // The tag is made once per stream, when its first element arrives.
+    const auto [entry, added] = streams_.try_emplace(std::string(name) + ":" + rank.value_or(""));
+    Stream& stream = entry->second;
+    if (added && rank) stream.prefix = "[1," + *rank + "]<" + std::string(name) + ">:";
     if (tag[tag.size() - 2] == '/') return;  // <stdout rank="0"/>: empty
     const std::string end_tag = "</" + std::string(name) + ">";
     const std::size_t end = text_.find(end_tag, at_);
