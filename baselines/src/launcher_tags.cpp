@@ -80,21 +80,24 @@ std::optional<LineTag> slurm_tag(std::string_view line) {
   return LineTag{TagStyle::slurm, std::string(line.substr(first, colon - first)), colon + 2};
 }
 
-// "host: ", as pdsh and clush label each node's lines: a host name has a character other than
-// a digit (else it is srun's rank) and none but letters, digits, '.', '-' and '_' (so pdsh's
-// own "pdsh@login: node3: ssh exited" is no tag).
+// "host: ", as pdsh and clush label each node's lines (pdsh's own "pdsh@login: node3: ssh
+// exited" names no host).
 std::optional<LineTag> host_tag(std::string_view line) {
   const std::size_t colon = line.find(": ");
-  if (colon == 0 || colon == std::string_view::npos) return std::nullopt;
-  const std::string_view host = line.substr(0, colon);
-  const bool host_characters = std::all_of(host.begin(), host.end(), [](unsigned char c) {
-    return std::isalnum(c) != 0 || c == '.' || c == '-' || c == '_';
-  });
-  if (!host_characters || all_digits(host)) return std::nullopt;
-  return LineTag{TagStyle::host, std::string(host), colon + 2};
+  if (colon == std::string_view::npos || !names_hosts(line.substr(0, colon))) return std::nullopt;
+  return LineTag{TagStyle::host, std::string(line.substr(0, colon)), colon + 2};
 }
 
 }  // namespace
+
+bool names_hosts(std::string_view text) {
+  const bool host_characters =
+      !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) {
+        return std::isalnum(c) != 0 ||
+               std::string_view(".-_,[]").find(char(c)) != std::string_view::npos;
+      });
+  return host_characters && !all_digits(text);
+}
 
 const char* tag_style_name(TagStyle style) {
   switch (style) {

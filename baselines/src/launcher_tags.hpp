@@ -28,6 +28,11 @@ struct LineTag {
 // The launcher's tag at the start of `line`, when it carries one.
 std::optional<LineTag> read_line_tag(std::string_view line);
 
+// `text` could name hosts as pdsh and clush print them: letters, digits, '.', '-', '_', and for
+// several hosts ',' and the brackets of a range ("dgx-a[01-04],dgx-b07"); not digits alone
+// (srun's rank).
+bool names_hosts(std::string_view text);
+
 // `line` without a launcher's tag.
 std::string_view without_line_tag(std::string_view line);
 

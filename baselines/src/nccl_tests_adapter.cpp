@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "digits.hpp"
+#include "gathered_output.hpp"
 #include "launcher_tags.hpp"
 #include "nccl_tests_counts.hpp"
 #include "nccl_tests_memory.hpp"
@@ -157,10 +158,11 @@ struct Layout {
 
 class LogParser {
  public:
-  // `file_lines`: the file's line of each line of the text, where the text was unwrapped from it.
+  // `file_lines`: the file's line of each line of the text, where the text was unwrapped from it;
+  // `gathered`: the text's host tags were made from dshbak's or clush -b's block headers.
   explicit LogParser(const std::string& source,
-                     const std::vector<std::size_t>* file_lines = nullptr)
-      : source_(source), file_lines_(file_lines) {}
+                     const std::vector<std::size_t>* file_lines = nullptr, bool gathered = false)
+      : source_(source), file_lines_(file_lines), gathered_(gathered) {}
 
   Run parse(const std::string& text) {
     const LogTagging tagging = LogTagging::of(text, is_header_text);
@@ -202,8 +204,10 @@ class LogParser {
                                       const std::string& second) const {
     if (style == TagStyle::host)
       fail("host " + second + " printed an nccl-tests table of its own beside " + first +
-           "'s: each host ran its own test (pdsh, clush) and a log ingests as one run; split it "
-           "per host (dshbak -d DIR) and ingest each host's file");
+           "'s: each host ran its own test (pdsh, clush) and a log ingests as one run; " +
+           (gathered_ ? "ingest each host's block, the lines under its header, as a file of its "
+                        "own"
+                      : "split it per host (dshbak -d DIR) and ingest each host's file"));
     fail("rank " + second + " printed an nccl-tests table of its own beside rank " + first +
          "'s: " + kSeparateTestsHint);
   }
@@ -652,6 +656,7 @@ class LogParser {
 
   std::string source_;
   const std::vector<std::size_t>* file_lines_;
+  bool gathered_;
   std::size_t line_no_ = 0;
   std::string op_, binary_op_;
   std::string library_code_;                       // "nccl-library=" of the nccl-tests version line
@@ -687,6 +692,9 @@ Run from_nccl_tests_log(const std::string& text, const std::string& source) {
     nlohmann::json& tags = run.metadata["nccl_tests"]["launcher_tags"];
     tags["style"] = tag_style_name(TagStyle::open_mpi);
     tags["xml"] = true;
+  } else if (const std::optional<UnwrappedLog> log = tag_gathered_blocks(text, is_header_line)) {
+    run = LogParser(source, &log->file_lines, true).parse(log->text);
+    run.metadata["nccl_tests"]["launcher_tags"]["gathered"] = true;
   } else {
     run = LogParser(source).parse(text);
   }

@@ -189,8 +189,9 @@ class Unwrapper {
       const auto [end, error] =
           std::from_chars(digits.data(), digits.data() + digits.size(), code, base);
       // mpirun escapes each byte outside printable ASCII by its value, 0-255: kept as that byte.
+      const bool surrogate = code >= 0xD800 && code <= 0xDFFF;  // half of a UTF-16 pair
       if (!digits.empty() && error == std::errc() && end == digits.data() + digits.size() &&
-          code <= 0x10FFFF) {
+          code <= 0x10FFFF && !surrogate) {
         if (code <= 0xFF) return static_cast<char>(code);
         append_utf8(out, code);
         return std::nullopt;

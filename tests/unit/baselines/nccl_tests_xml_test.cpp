@@ -96,6 +96,31 @@ TEST_CASE("an mpirun --xml log ingests as the log it wraps") {
   CHECK(run.labels.at("source_format") == "nccl-tests");
 }
 
+TEST_CASE("an mpirun --xml log re-saved with code points above 255 reads them as UTF-8") {
+  // mpirun escapes bytes; a file an editor or a converter re-saved may hold characters instead,
+  // in decimal or hex: two, three and four bytes of UTF-8.
+  std::string plain = read_text(kData / "nccl_single_node.log");
+  const std::string model = "NVIDIA H100 80GB HBM3";
+  const std::string named = "NVIDIA H100 \xCF\x80 \xE2\x82\xAC \xF0\x9F\x9A\x80";  // π € 🚀
+  for (std::size_t at = plain.find(model); at != std::string::npos; at = plain.find(model, at))
+    plain.replace(at, model.size(), named);
+  std::string xml = as_mpirun_xml(plain);
+  const std::string bytes = "&#207;&#128; &#226;&#130;&#172; &#240;&#159;&#154;&#128;";
+  REQUIRE(xml.find(bytes) != std::string::npos);
+  for (std::size_t at = xml.find(bytes); at != std::string::npos; at = xml.find(bytes, at))
+    xml.replace(at, bytes.size(), "&#960; &#x20AC; &#X1f680;");
+  const Run run = from_nccl_tests_log(xml, "resaved.xml.log");
+  CHECK(run.fingerprint.comparable.at("gpu.model") == named);
+  CHECK(described(run) == described(from_nccl_tests_log(plain, "plain.log")));
+  // Not characters: a surrogate's half and a number past Unicode's last.
+  const std::string header = "<mpirun>\n<stdout rank=\"0\">#  size</stdout>\n";
+  for (const char* escape : {"&#xD800;", "&#57343;", "&#x110000;"})
+    CHECK_THROWS_WITH(
+        from_nccl_tests_log(header + "<stdout rank=\"0\">a " + escape + "</stdout>\n", "x.log"),
+        "x.log: line 3: '" + std::string(escape) +
+            "' is not an XML escape (read as mpirun --xml output)");
+}
+
 TEST_CASE("real capture: perfgate-collectives under mpirun --xml --display-map") {
   // 2 ranks, all_reduce and alltoall, 3 sizes; only rank 0 prints, one line an element.
   const std::string xml = read_text(kData / "nccl_xml_output.log");
