@@ -52,7 +52,8 @@ void add_ingest_command(CLI::App& app, Action& action) {
   cmd->add_option("--started-at", opts->started_at,
                   "when the runs started, with its zone (2026-11-20T03:12:44Z), for files "
                   "ingested after the fact; default: the time the file records (perfgate "
-                  "documents, Google Benchmark's context.date), else now");
+                  "documents, Google Benchmark's context.date, the zoned stamp on an nccl-tests "
+                  "log's first table header), else now");
   cmd->callback([opts, &action] {
     action = [opts] {
       const auto format = baselines::format_from_string(opts->format);

@@ -1,10 +1,10 @@
 #include "gathered_output.hpp"
 
-#include <algorithm>
 #include <vector>
 
 #include "digits.hpp"
 #include "launcher_tags.hpp"
+#include "text_lines.hpp"
 
 namespace perfgate::baselines {
 
@@ -33,16 +33,6 @@ std::string_view header_nodes(std::string_view line) {
       all_digits(line.substr(open + 2, line.size() - open - 3)))
     line = line.substr(0, open);
   return names_hosts(line) ? line : std::string_view{};
-}
-
-std::vector<std::string_view> lines_of(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    const std::size_t end = std::min(text.find('\n'), text.size());
-    lines.push_back(text.substr(0, end));
-    text.remove_prefix(std::min(end + 1, text.size()));
-  }
-  return lines;
 }
 
 }  // namespace

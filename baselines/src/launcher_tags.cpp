@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "digits.hpp"
+#include "text_lines.hpp"
 
 namespace perfgate::baselines {
 
@@ -128,10 +129,7 @@ std::string_view without_line_tag(std::string_view line) {
 LogTagging LogTagging::of(std::string_view text,
                           const std::function<bool(std::string_view)>& is_anchor) {
   LogTagging tagging;
-  while (!text.empty()) {
-    const std::size_t end = std::min(text.find('\n'), text.size());
-    const std::string_view line = text.substr(0, end);
-    text.remove_prefix(std::min(end + 1, text.size()));
+  for (const std::string_view line : lines_of(text)) {
     std::optional<LineTag> tag = read_line_tag(line);
     const std::string_view rest = tag ? line.substr(tag->length) : line;
     if (!is_anchor(rest)) continue;

@@ -14,10 +14,12 @@
 #include "digits.hpp"
 #include "gathered_output.hpp"
 #include "launcher_tags.hpp"
+#include "line_timestamps.hpp"
 #include "nccl_tests_counts.hpp"
 #include "nccl_tests_memory.hpp"
 #include "nccl_tests_ranks.hpp"
 #include "open_mpi_xml.hpp"
+#include "perfgate/baselines/ingest.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
 #include "perfgate/core/bounded_regex.hpp"
 #include "perfgate/core/bus_bandwidth.hpp"
@@ -56,7 +58,9 @@ bool is_header_text(std::string_view text) {
 }
 
 // The header, also where a launcher tagged the line with its rank (mpirun --tag-output).
+// Also behind the time a CI system stamped it with.
 bool is_header_line(std::string_view line) {
+  line.remove_prefix(line_timestamp_length(line));
   return is_header_text(without_line_tag(line));
 }
 
@@ -685,6 +689,15 @@ bool looks_like_nccl_tests(const std::string& text) {
 }
 
 Run from_nccl_tests_log(const std::string& text, const std::string& source) {
+  // A CI system's stamps come off first: any of the forms below may stand behind them. The run
+  // started when its first table's header was printed, where the stamp names its zone.
+  if (const std::optional<UnstampedLog> log = strip_line_timestamps(text, is_header_line)) {
+    Run run = from_nccl_tests_log(log->text, source);
+    run.metadata["nccl_tests"]["line_timestamps"] = {{"first_table", log->first_time}};
+    if (const std::optional<std::string> utc = utc_time_from_text(log->first_time))
+      run.started_at = *utc;
+    return run;
+  }
   Run run;
   if (is_open_mpi_xml(text)) {
     const UnwrappedLog log = unwrap_open_mpi_xml(text, source);

@@ -48,6 +48,16 @@ expect_exit 0 "$PERFGATE" history \
 [ "$(grep -c '^  [0-9a-f]\{8\}  ' "$WORK/out")" -ge 2 ] || fail "the history lacks the runs above"
 grep -m1 '^  [0-9a-f]\{8\}  ' "$WORK/out" | grep -q '^  [0-9a-f]\{8\}  2025-07-01T00:30:00Z ' ||
   { cat "$WORK/out"; fail "the run dated with --started-at is not the oldest in the history"; }
+# A log stamped line by line (ts with its zone) is dated by its first table header's stamp,
+# unless --started-at says otherwise.
+STAMPED_SERIES="collectives.broadcast/bytes:4096/dtype:f32/inplace:1/redop:none/root:0@busbw"
+expect_exit 0 "$PERFGATE" ingest --db "$WORK/stamped.db" "$DATA/nccl_ts_stamped.log"
+expect_exit 0 "$PERFGATE" history --db "$WORK/stamped.db" "$STAMPED_SERIES"
+expect_in out "^  [0-9a-f]{8}  2026-12-07T22:12:58Z "
+expect_exit 0 "$PERFGATE" ingest --db "$WORK/dated.db" --started-at 2026-01-02T03:04:05Z \
+  "$DATA/nccl_ts_stamped.log"
+expect_exit 0 "$PERFGATE" history --db "$WORK/dated.db" "$STAMPED_SERIES"
+expect_in out "^  [0-9a-f]{8}  2026-01-02T03:04:05Z "
 
 # history: text, json, unknown series.
 SERIES="BM_copy/arg0:8/arg1:64@time"
