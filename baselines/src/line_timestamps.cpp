@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "text_lines.hpp"
 
@@ -24,18 +25,32 @@ std::size_t zone_length(std::string_view line, std::size_t at) {
   return digits_at(line, at + 3, 2) ? 5 : 0;
 }
 
-}  // namespace
+// A stamp's parts at the start of a line.
+struct LineStamp {
+  std::size_t length = 0;       // all of it, the space after it included
+  std::size_t time_length = 0;  // the date and time, up to the space
+  std::string_view stream;      // GitLab's: two hex digits and O or E; empty elsewhere
+  bool continues = false;       // GitLab's '+': the rest of the stream's previous line
+};
 
-std::size_t line_timestamp_length(std::string_view line) {
+// "00O " or "00E+" at `at`: GitLab's stream marker.
+bool is_gitlab_marker(std::string_view line, std::size_t at) {
+  if (line.size() < at + 4) return false;
+  const auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+  return hex(line[at]) && hex(line[at + 1]) && (line[at + 2] == 'O' || line[at + 2] == 'E') &&
+         (line[at + 3] == ' ' || line[at + 3] == '+');
+}
+
+std::optional<LineStamp> read_line_stamp(std::string_view line) {
   // 2026-12-07T21:58:26: the date, 'T' or ' ', the time.
   static constexpr std::string_view pattern = "9999-99-99_99:99:99";
-  if (line.size() <= pattern.size()) return 0;
+  if (line.size() <= pattern.size()) return std::nullopt;
   for (std::size_t i = 0; i < pattern.size(); ++i) {
     const auto c = static_cast<unsigned char>(line[i]);
     const bool fits = pattern[i] == '9'   ? std::isdigit(c) != 0
                       : pattern[i] == '_' ? c == 'T' || c == ' '
                                           : c == static_cast<unsigned char>(pattern[i]);
-    if (!fits) return 0;
+    if (!fits) return std::nullopt;
   }
   std::size_t at = pattern.size();
   if (line[at] == '.' && digits_at(line, at + 1, 1)) {
@@ -43,23 +58,54 @@ std::size_t line_timestamp_length(std::string_view line) {
     while (at < line.size() && std::isdigit(static_cast<unsigned char>(line[at])) != 0) ++at;
   }
   at += zone_length(line, at);
-  return at < line.size() && line[at] == ' ' ? at + 1 : 0;
+  if (at >= line.size() || line[at] != ' ') return std::nullopt;
+  LineStamp stamp{at + 1, at, {}, false};
+  if (is_gitlab_marker(line, stamp.length)) {
+    stamp.stream = line.substr(stamp.length, 3);
+    stamp.continues = line[stamp.length + 3] == '+';
+    stamp.length += 4;
+  }
+  return stamp;
+}
+
+}  // namespace
+
+std::size_t line_timestamp_length(std::string_view line) {
+  const std::optional<LineStamp> stamp = read_line_stamp(line);
+  return stamp ? stamp->length : 0;
 }
 
 std::optional<UnstampedLog> strip_line_timestamps(
     std::string_view text, const std::function<bool(std::string_view)>& is_anchor) {
-  UnstampedLog log;
-  bool anchored = false;
+  std::vector<std::string> lines;
+  std::vector<std::string_view> times;  // each line's stamp time, empty where it had none
+  std::vector<std::size_t> file_lines;
+  std::map<std::string_view, std::size_t> last_line;  // GitLab stream -> its latest line
+  std::size_t number = 0;
   for (const std::string_view line : lines_of(text)) {
-    const std::size_t stamp = line_timestamp_length(line);
-    if (!anchored && is_anchor(line)) {
-      if (stamp == 0) return std::nullopt;
-      anchored = true;
-      log.first_time = std::string(line.substr(0, stamp - 1));
+    ++number;
+    const std::optional<LineStamp> stamp = read_line_stamp(line);
+    const std::string_view rest = line.substr(stamp ? stamp->length : 0);
+    if (stamp && stamp->continues) {
+      if (const auto open = last_line.find(stamp->stream); open != last_line.end()) {
+        lines[open->second].append(rest);
+        continue;
+      }
     }
-    log.text.append(line.substr(stamp)).push_back('\n');
+    if (stamp && !stamp->stream.empty()) last_line[stamp->stream] = lines.size();
+    lines.emplace_back(rest);
+    times.push_back(stamp ? line.substr(0, stamp->time_length) : std::string_view{});
+    file_lines.push_back(number);
   }
-  if (!anchored) return std::nullopt;
+  // The anchor is read whole, after the runner's cuts are joined.
+  const auto anchor = std::find_if(lines.begin(), lines.end(),
+                                   [&](const std::string& line) { return is_anchor(line); });
+  if (anchor == lines.end() || times[std::size_t(anchor - lines.begin())].empty())
+    return std::nullopt;
+  UnstampedLog log;
+  log.first_time = std::string(times[std::size_t(anchor - lines.begin())]);
+  for (const std::string& line : lines) log.text.append(line).push_back('\n');
+  log.file_lines = std::move(file_lines);
   return log;
 }
 

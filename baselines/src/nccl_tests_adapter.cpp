@@ -688,28 +688,53 @@ bool looks_like_nccl_tests(const std::string& text) {
   return false;
 }
 
-Run from_nccl_tests_log(const std::string& text, const std::string& source) {
-  // A CI system's stamps come off first: any of the forms below may stand behind them. The run
-  // started when its first table's header was printed, where the stamp names its zone.
-  if (const std::optional<UnstampedLog> log = strip_line_timestamps(text, is_header_line)) {
-    Run run = from_nccl_tests_log(log->text, source);
-    run.metadata["nccl_tests"]["line_timestamps"] = {{"first_table", log->first_time}};
-    if (const std::optional<std::string> utc = utc_time_from_text(log->first_time))
-      run.started_at = *utc;
-    return run;
-  }
-  Run run;
+namespace {
+
+// Each line's file line where a log was rewritten twice: `outer[inner[i] - 1]`.
+std::vector<std::size_t> composed_lines(const std::vector<std::size_t>& inner,
+                                        const std::vector<std::size_t>* outer) {
+  if (outer == nullptr) return inner;
+  std::vector<std::size_t> lines;
+  lines.reserve(inner.size());
+  for (const std::size_t line : inner)
+    lines.push_back(line - 1 < outer->size() ? (*outer)[line - 1] : line);
+  return lines;
+}
+
+// A log with no CI stamps, or with them taken off (`file_lines`: where its lines stood).
+Run read_log(const std::string& text, const std::string& source,
+             const std::vector<std::size_t>* file_lines) {
   if (is_open_mpi_xml(text)) {
     const UnwrappedLog log = unwrap_open_mpi_xml(text, source);
-    run = LogParser(source, &log.file_lines).parse(log.text);
+    const std::vector<std::size_t> lines = composed_lines(log.file_lines, file_lines);
+    Run run = LogParser(source, &lines).parse(log.text);
     nlohmann::json& tags = run.metadata["nccl_tests"]["launcher_tags"];
     tags["style"] = tag_style_name(TagStyle::open_mpi);
     tags["xml"] = true;
-  } else if (const std::optional<UnwrappedLog> log = tag_gathered_blocks(text, is_header_line)) {
-    run = LogParser(source, &log->file_lines, true).parse(log->text);
+    return run;
+  }
+  if (const std::optional<UnwrappedLog> log = tag_gathered_blocks(text, is_header_line)) {
+    const std::vector<std::size_t> lines = composed_lines(log->file_lines, file_lines);
+    Run run = LogParser(source, &lines, true).parse(log->text);
     run.metadata["nccl_tests"]["launcher_tags"]["gathered"] = true;
+    return run;
+  }
+  return LogParser(source, file_lines).parse(text);
+}
+
+}  // namespace
+
+Run from_nccl_tests_log(const std::string& text, const std::string& source) {
+  // A CI system's stamps come off first: any of the forms above may stand behind them. The run
+  // started when its first table's header was printed, where the stamp names its zone.
+  Run run;
+  if (const std::optional<UnstampedLog> log = strip_line_timestamps(text, is_header_line)) {
+    run = read_log(log->text, source, &log->file_lines);
+    run.metadata["nccl_tests"]["line_timestamps"] = {{"first_table", log->first_time}};
+    if (const std::optional<std::string> utc = utc_time_from_text(log->first_time))
+      run.started_at = *utc;
   } else {
-    run = LogParser(source).parse(text);
+    run = read_log(text, source, nullptr);
   }
   run.suite = "nccl-tests";
   return run;

@@ -2,6 +2,7 @@
 // (GitHub Actions' raw logs, moreutils' ts): read as the log under the stamps, dated by them.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -74,6 +75,49 @@ TEST_CASE("a log stamped line by line reads as the log under the stamps, dated b
     CHECK(run.metadata["nccl_tests"]["line_timestamps"]["first_table"].get<std::string>() + " " ==
           c.stamp(header));
   }
+}
+
+TEST_CASE("a GitLab log's lines cut where the job flushed are joined before they are read") {
+  // GitLab with FF_TIMESTAMPS: after the time, two hex digits naming the stream, O or E, and ' '
+  // for a new line or '+' for the rest of that stream's previous line. A pipe's buffer cuts
+  // nccl-tests' lines anywhere; here every table row is cut in two, with a line of standard
+  // error (NCCL's warning) between the parts.
+  const std::string plain = read_text(kData / "nccl_single_node.log");
+  std::string log =
+      "\x1b[0KRunning with gitlab-runner 17.5.0 (abcdef12)\n"
+      "2026-12-07T21:57:59.000001Z 00O section_start:1796680679:step_script\r\x1b[0K"
+      "\x1b[32;1m$ all_reduce_perf -b 8 -e 128M -f 2 -g 8\x1b[0;m\n";
+  std::size_t row_start = 0;  // the file line of the first row's first part
+  int second = 0;
+  const auto stamp = [&](const char* marker) {
+    return "2026-12-07T21:58:" + two_digits(second++ % 60) + ".123456Z " + marker;
+  };
+  for (const std::string& line : lines_of(plain)) {
+    const bool row = line.find("float") != std::string::npos && line.find('#') != 0;
+    if (!row) {
+      log += stamp("00O ") + line + "\n";
+      continue;
+    }
+    if (row_start == 0)
+      row_start = static_cast<std::size_t>(std::count(log.begin(), log.end(), '\n')) + 1;
+    const std::size_t cut = line.size() / 2;
+    log += stamp("00O ") + line.substr(0, cut) + "\n";
+    log += stamp("00E ") + "NCCL WARN Cuda failure 'out of memory'\n";
+    log += stamp("00O+") + line.substr(cut) + "\n";
+  }
+  const Run expected = from_nccl_tests_log(plain, "plain.log");
+  const Run run = ingest_text(log, "gitlab.log");
+  CHECK(described(run) == described(expected));
+  CHECK(run.started_at.rfind("2026-12-07T21:58:", 0) == 0);
+  // A fault in a joined row names the file's line where that row began.
+  std::string broken = log;
+  REQUIRE(row_start > 0);
+  const std::vector<std::string> lines = lines_of(log);
+  const std::string& part = lines[row_start - 1];
+  broken.replace(broken.find(part), part.size(), part + " N/A N/A N/A N/A N/A");
+  CHECK_THROWS_WITH(from_nccl_tests_log(broken, "gitlab.log"),
+                    Catch::StartsWith("gitlab.log: line " + std::to_string(row_start) + ": ") &&
+                        Catch::Contains("row has 18 columns"));
 }
 
 TEST_CASE("stamps come off before launcher tags and node blocks") {
