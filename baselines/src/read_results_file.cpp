@@ -53,9 +53,17 @@ bool starts_like_json(const std::string& text) {
 
 }  // namespace
 
+// A UTF-8 byte order mark, as editors on Windows and GitHub's log downloads begin files with.
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
 Run read_results_file(const std::filesystem::path& path, Format format) {
   const std::string source = path.string();
-  const std::string bytes = read_bytes(path);
+  const std::string file = read_bytes(path);
+  // Read without the mark: "{" must open JSON, "# nccl-tests version" the log's first line.
+  const std::string bytes =
+      std::string_view(file).substr(0, kByteOrderMark.size()) == kByteOrderMark
+          ? file.substr(kByteOrderMark.size())
+          : file;
   if (bytes.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(source + ": empty file");
   if (format == Format::automatic) {

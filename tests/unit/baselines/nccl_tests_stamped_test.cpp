@@ -172,3 +172,19 @@ TEST_CASE("real capture: perfgate-collectives' output through moreutils' ts with
   CHECK(run.metadata["nccl_tests"]["line_timestamps"]["first_table"] ==
         "2026-12-07T23:12:58.702407+0100");
 }
+
+TEST_CASE("a byte order mark before a file's content is no part of it") {
+  // GitHub's log downloads and Windows editors begin files with one. Before, a JSON file with
+  // it was no format at all, and a log's first line (nccl-tests' version) was lost unread.
+  for (const char* name : {"nccl_single_node.log", "gbench_new_interleaved.json"}) {
+    INFO(name);
+    const std::string content = read_text(kData / name);
+    const Run plain = ingest_text(content, std::string("plain-") + name);
+    const Run marked = ingest_text("\xEF\xBB\xBF" + content, std::string("marked-") + name);
+    CHECK(described(marked) == described(plain));
+    CHECK(marked.fingerprint.info == plain.fingerprint.info);
+    CHECK(marked.uuid == plain.uuid);  // the same content: stored once
+  }
+  const Run log = ingest_text("\xEF\xBB\xBF" + read_text(kData / "nccl_single_node.log"), "m.log");
+  CHECK(log.fingerprint.info.at("nccl_tests.version") == "2.17.6");
+}
