@@ -39,7 +39,8 @@ void add_ingest_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<IngestOptions>();
   auto* cmd = app.add_subcommand("ingest", "Load result files into the store");
   cmd->add_option("files", opts->files,
-                  "perfgate documents, Google Benchmark JSON, nccl-tests logs or JSON")
+                  "perfgate documents, Google Benchmark JSON, nccl-tests logs or JSON; - reads "
+                  "standard input (zcat LOG.gz | perfgate ingest -)")
       ->required();
   add_db_option(*cmd, opts->db);
   cmd->add_option("--format", opts->format,

@@ -1,6 +1,9 @@
 // Picks the adapter for a file (by content unless told) and gives foreign files a uuid
 // derived from their bytes, so ingesting the same file twice is a no-op.
+#include <array>
 #include <fstream>
+#include <iostream>
+#include <optional>
 #include <sstream>
 #include <string_view>
 
@@ -26,13 +29,41 @@ Format format_from_string(const std::string& s) {
 
 namespace {
 
+// "-" is standard input, as for most tools that read files (`zcat log.gz | perfgate ingest -`).
+bool is_standard_input(const std::filesystem::path& path) {
+  return path == "-";
+}
+
 std::string read_bytes(const std::filesystem::path& path) {
+  std::ostringstream out;
+  if (is_standard_input(path)) {
+    out << std::cin.rdbuf();
+    if (std::cin.bad()) throw InputError("standard input: read error");
+    return out.str();
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path.string() + ": cannot read (missing or unreadable)");
-  std::ostringstream out;
   out << in.rdbuf();
   if (in.bad()) throw InputError(path.string() + ": read error");
   return out.str();
+}
+
+// A compressed file: told by its magic number, read through its compressor's `cat`.
+struct Compressor {
+  std::string_view magic, name, reader;
+};
+
+std::optional<Compressor> compressor_of(std::string_view bytes) {
+  static constexpr std::array<Compressor, 3> compressors{{
+      {"\x1F\x8B", "gzip", "zcat"},
+      {"\x28\xB5\x2F\xFD", "zstd", "zstdcat"},
+      {"\xFD"
+       "7zXZ",
+       "xz", "xzcat"},
+  }};
+  for (const Compressor& c : compressors)
+    if (bytes.substr(0, c.magic.size()) == c.magic) return c;
+  return std::nullopt;
 }
 
 // A uuid-shaped name for content: two FNV-1a 64 digests (content, and salted content).
@@ -57,8 +88,12 @@ bool starts_like_json(const std::string& text) {
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
 Run read_results_file(const std::filesystem::path& path, Format format) {
-  const std::string source = path.string();
+  const std::string source = is_standard_input(path) ? "standard input" : path.string();
   const std::string file = read_bytes(path);
+  if (const std::optional<Compressor> compressor = compressor_of(file))
+    throw InputError(source + ": compressed (" + std::string(compressor->name) +
+                     "): decompress it first, e.g. " + std::string(compressor->reader) +
+                     " FILE | perfgate ingest -");
   // Read without the mark: "{" must open JSON, "# nccl-tests version" the log's first line.
   const std::string bytes =
       std::string_view(file).substr(0, kByteOrderMark.size()) == kByteOrderMark
@@ -101,7 +136,7 @@ Run read_results_file(const std::filesystem::path& path, Format format) {
   }
   run.uuid = content_uuid(bytes);
   run.labels["source_format"] = format == Format::gbench ? "gbench" : "nccl-tests";
-  run.labels["source_file"] = path.filename().string();
+  run.labels["source_file"] = is_standard_input(path) ? "-" : path.filename().string();
   return run;
 }
 

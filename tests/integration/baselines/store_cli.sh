@@ -37,8 +37,22 @@ expect_exit 2 "$PERFGATE" ingest --format gbench "$DATA/nccl_single_node.log"
 expect_exit 2 "$PERFGATE" ingest --started-at "2026-11-20 03:12:44" "$DATA/nccl_bitwise.log"
 expect_in err "^perfgate: --started-at '2026-11-20 03:12:44': not a date and time with its zone"
 expect_exit 2 "$PERFGATE" ingest --started-at 2026-02-30T03:12:44Z "$DATA/nccl_bitwise.log"
+# A compressed log is named as such, with how to read it: through standard input.
+gzip -c "$DATA/nccl_bitwise.log" > "$WORK/nccl_bitwise.log.gz"
+expect_exit 2 "$PERFGATE" ingest "$WORK/nccl_bitwise.log.gz"
+expect_in err "^perfgate: .*nccl_bitwise.log.gz: compressed \(gzip\): decompress it first, e.g. zcat FILE \| perfgate ingest -$"
+head -5 "$DATA/nccl_bitwise.log" > "$WORK/not_a_log"  # no table
+expect_exit 2 "$PERFGATE" ingest - < "$WORK/not_a_log"
+expect_in err "^perfgate: standard input: not JSON and no nccl-tests table"
 after=$(cd "$WORK" && sha256sum perf.db*)
 [ "$before" = "$after" ] || fail "a failed ingest changed the store"
+# Decompressed through standard input, the same run as the file itself: stored once.
+gzip -dc "$WORK/nccl_bitwise.log.gz" > "$WORK/from_pipe"
+expect_exit 0 "$PERFGATE" ingest --db "$WORK/piped.db" - < "$WORK/from_pipe"
+expect_in out "^ingested [0-9a-f-]{36} \(18 series, 18 samples\)$"
+PIPED_UUID=$(awk '{print $2}' "$WORK/out")
+expect_exit 0 "$PERFGATE" ingest --db "$WORK/piped.db" "$DATA/nccl_bitwise.log"
+expect_in out "^already stored: $PIPED_UUID$"
 
 # A log ingested after the fact, dated with --started-at (converted to UTC): it takes its place
 # in the history before the runs ingested above (it lists the oldest first).
