@@ -27,10 +27,10 @@ std::size_t zone_length(std::string_view line, std::size_t at) {
 
 // A stamp's parts at the start of a line.
 struct LineStamp {
-  std::size_t length = 0;       // all of it, the space after it included
-  std::size_t time_length = 0;  // the date and time, up to the space
-  std::string_view stream;      // GitLab's: two hex digits and O or E; empty elsewhere
-  bool continues = false;       // GitLab's '+': the rest of the stream's previous line
+  std::size_t length = 0;   // all of it, the space after it included
+  std::string_view time;    // the date and time, without Jenkins' brackets
+  std::string_view stream;  // GitLab's: two hex digits and O or E; empty elsewhere
+  bool continues = false;   // GitLab's '+': the rest of the stream's previous line
 };
 
 // "00O " or "00E+" at `at`: GitLab's stream marker.
@@ -41,26 +41,39 @@ bool is_gitlab_marker(std::string_view line, std::size_t at) {
          (line[at + 3] == ' ' || line[at + 3] == '+');
 }
 
-std::optional<LineStamp> read_line_stamp(std::string_view line) {
-  // 2026-12-07T21:58:26: the date, 'T' or ' ', the time.
+// The date and time's length at `at`: "2026-12-07T21:58:26", a fraction and a zone optional;
+// 0 when none stands there.
+std::size_t time_length(std::string_view line, std::size_t at) {
+  // The date, 'T' or ' ', the time.
   static constexpr std::string_view pattern = "9999-99-99_99:99:99";
-  if (line.size() <= pattern.size()) return std::nullopt;
+  if (line.size() <= at + pattern.size()) return 0;
   for (std::size_t i = 0; i < pattern.size(); ++i) {
-    const auto c = static_cast<unsigned char>(line[i]);
+    const auto c = static_cast<unsigned char>(line[at + i]);
     const bool fits = pattern[i] == '9'   ? std::isdigit(c) != 0
                       : pattern[i] == '_' ? c == 'T' || c == ' '
                                           : c == static_cast<unsigned char>(pattern[i]);
-    if (!fits) return std::nullopt;
+    if (!fits) return 0;
   }
-  std::size_t at = pattern.size();
-  if (line[at] == '.' && digits_at(line, at + 1, 1)) {
-    ++at;
-    while (at < line.size() && std::isdigit(static_cast<unsigned char>(line[at])) != 0) ++at;
+  std::size_t end = at + pattern.size();
+  if (line[end] == '.' && digits_at(line, end + 1, 1)) {
+    ++end;
+    while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end])) != 0) ++end;
   }
-  at += zone_length(line, at);
+  end += zone_length(line, end);
+  return end - at;
+}
+
+std::optional<LineStamp> read_line_stamp(std::string_view line) {
+  // Jenkins' Timestamper puts the time between brackets: "[2026-12-07T21:58:26.123Z] ".
+  const bool bracketed = !line.empty() && line.front() == '[';
+  const std::size_t begin = bracketed ? 1 : 0;
+  const std::size_t length = time_length(line, begin);
+  if (length == 0) return std::nullopt;
+  std::size_t at = begin + length;
+  if (bracketed && (at >= line.size() || line[at++] != ']')) return std::nullopt;
   if (at >= line.size() || line[at] != ' ') return std::nullopt;
-  LineStamp stamp{at + 1, at, {}, false};
-  if (is_gitlab_marker(line, stamp.length)) {
+  LineStamp stamp{at + 1, line.substr(begin, length), {}, false};
+  if (!bracketed && is_gitlab_marker(line, stamp.length)) {
     stamp.stream = line.substr(stamp.length, 3);
     stamp.continues = line[stamp.length + 3] == '+';
     stamp.length += 4;
@@ -94,7 +107,7 @@ std::optional<UnstampedLog> strip_line_timestamps(
     }
     if (stamp && !stamp->stream.empty()) last_line[stamp->stream] = lines.size();
     lines.emplace_back(rest);
-    times.push_back(stamp ? line.substr(0, stamp->time_length) : std::string_view{});
+    times.push_back(stamp ? stamp->time : std::string_view{});
     file_lines.push_back(number);
   }
   // The anchor is read whole, after the runner's cuts are joined.

@@ -1,9 +1,11 @@
 #pragma once
 // Logs whose every line was stamped with the time it was printed, as CI systems keep them and
 // filters write them: an ISO 8601 date and time at the start of the line ('T' or a space between
-// them; a fraction after '.' and a zone, Z, +01:00 or +0100, optional), then a space.
+// them; a fraction after '.' and a zone, Z, +01:00 or +0100, optional; brackets around it
+// optional), then a space.
 //   GitHub Actions' raw logs   "2026-12-07T21:58:26.1234567Z "
 //   moreutils' ts              "2026-12-07T22:58:26.123456+0100 " (ts '%Y-%m-%dT%H:%M:%.S%z')
+//   Jenkins' Timestamper       "[2026-12-07T21:58:26.123Z] "
 //   GitLab (FF_TIMESTAMPS)     "2026-12-07T21:58:26.123456Z 00O " then the line, or "00O+" then
 //                              the rest of the stream's previous line: two hex digits naming
 //                              the stream, O (standard output) or E (error), ' ' for a new line

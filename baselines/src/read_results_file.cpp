@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "launcher_tags.hpp"
+#include "line_timestamps.hpp"
 #include "perfgate/baselines/gbench.hpp"
 #include "perfgate/baselines/ingest.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
@@ -73,13 +74,14 @@ std::string content_uuid(const std::string& bytes) {
                      h.substr(16, 4), h.substr(20, 12));
 }
 
-// A log whose launcher tagged its lines ("[1,0]<stdout>:#...") starts with '[' too.
+// A log whose launcher tagged its lines ("[1,0]<stdout>:#...") starts with '[' too, as does one
+// Jenkins stamped ("[2026-12-07T21:58:26.123Z] ").
 bool starts_like_json(const std::string& text) {
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos || (text[first] != '{' && text[first] != '[')) return false;
   const std::string_view line =
       std::string_view(text).substr(first, text.find('\n', first) - first);
-  return !read_line_tag(line);
+  return !read_line_tag(line) && line_timestamp_length(line) == 0;
 }
 
 }  // namespace

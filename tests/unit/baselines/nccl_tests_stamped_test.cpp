@@ -11,6 +11,7 @@
 #include "nccl_log_text.hpp"
 #include "perfgate/baselines/ingest.hpp"
 #include "perfgate/baselines/nccl_tests.hpp"
+#include "perfgate/core/error.hpp"
 
 using namespace perfgate;
 using namespace perfgate::baselines;
@@ -63,6 +64,9 @@ TEST_CASE("a log stamped line by line reads as the log under the stamps, dated b
        "2026-12-07T23:59:" + two_digits(header) + "Z"},
       {"offset with colon", [](int) { return "2026-07-01T09:00:00-04:00 "; },
        "2026-07-01T13:00:00Z"},
+      // Jenkins' Timestamper, in brackets
+      {"jenkins", [](int i) { return "[2026-12-07T21:58:" + two_digits(i) + ".123Z] "; },
+       "2026-12-07T21:58:" + two_digits(header) + "Z"},
       // a date and time with a space between, no zone, no fraction
       {"local", [](int) { return "2026-12-07 21:58:26 "; }, ""},
   };
@@ -72,8 +76,10 @@ TEST_CASE("a log stamped line by line reads as the log under the stamps, dated b
     CHECK(described(run) == described(expected));
     CHECK(run.fingerprint.comparable == expected.fingerprint.comparable);
     CHECK(run.started_at == c.started_at);
-    CHECK(run.metadata["nccl_tests"]["line_timestamps"]["first_table"].get<std::string>() + " " ==
-          c.stamp(header));
+    std::string printed = c.stamp(header);  // without Jenkins' brackets and the space
+    printed = printed.substr(printed.front() == '[' ? 1 : 0,
+                             printed.size() - (printed.front() == '[' ? 3 : 1));
+    CHECK(run.metadata["nccl_tests"]["line_timestamps"]["first_table"] == printed);
   }
 }
 
@@ -151,11 +157,13 @@ TEST_CASE("stamps elsewhere than on the table's header leave a log as it is") {
   CHECK(described(run) == described(from_nccl_tests_log(plain, "plain.log")));
   CHECK(run.started_at.empty());
   CHECK_FALSE(run.metadata.at("nccl_tests").contains("line_timestamps"));
-  // Not stamps: a date without its time, a time without a space after it.
-  for (const std::string prefix : {"2026-12-07 ", "2026-12-07T21:58:26.5Z"}) {
+  // Not stamps: a date without its time, a time without a space after it, a bracket left open
+  // or around a date alone. Each is refused, as whatever its first character makes it.
+  for (const std::string prefix :
+       {"2026-12-07 ", "2026-12-07T21:58:26.5Z", "[2026-12-07T21:58:26.5Z ", "[2026-12-07] "}) {
     INFO(prefix);
-    CHECK_THROWS_WITH(ingest_text(stamped(plain, [&](int) { return prefix; }), "odd.log"),
-                      Catch::Contains("unrecognised format"));
+    CHECK_THROWS_AS(ingest_text(stamped(plain, [&](int) { return prefix; }), "odd.log"),
+                    InputError);
   }
 }
 
