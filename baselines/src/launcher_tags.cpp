@@ -97,7 +97,9 @@ bool names_hosts(std::string_view text) {
         return std::isalnum(c) != 0 ||
                std::string_view(".-_,[]").find(char(c)) != std::string_view::npos;
       });
-  return host_characters && !all_digits(text);
+  // A name starts with a letter or digit: "[0]: " is no host's.
+  return host_characters && std::isalnum(static_cast<unsigned char>(text.front())) != 0 &&
+         !all_digits(text);
 }
 
 const char* tag_style_name(TagStyle style) {

@@ -29,8 +29,8 @@ struct LineTag {
 std::optional<LineTag> read_line_tag(std::string_view line);
 
 // `text` could name hosts as pdsh and clush print them: letters, digits, '.', '-', '_', and for
-// several hosts ',' and the brackets of a range ("dgx-a[01-04],dgx-b07"); not digits alone
-// (srun's rank).
+// several hosts ',' and the brackets of a range ("dgx-a[01-04],dgx-b07"), the first a letter or
+// digit; not digits alone (srun's rank).
 bool names_hosts(std::string_view text);
 
 // `line` without a launcher's tag.
