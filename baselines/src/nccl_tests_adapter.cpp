@@ -563,7 +563,9 @@ class LogParser {
     if (const auto v = parse_number(value)) meta["avg_busbw"] = footer["avg_busbw"] = *v;
     if (verdict == "OK" || verdict == "FAILED") {
       footer["min_busbw_check"] = verdict;
-      if (meta.value("min_busbw_check", "") != "FAILED") meta["min_busbw_check"] = verdict;
+      // `meta` is still null where no line before this one recorded anything.
+      if (!meta.contains("min_busbw_check") || meta["min_busbw_check"] != "FAILED")
+        meta["min_busbw_check"] = verdict;
     }
     meta["runs"].push_back(std::move(footer));
   }

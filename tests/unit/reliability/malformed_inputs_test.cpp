@@ -10,6 +10,8 @@
 
 #include "../../fuzz/parse_one.hpp"
 #include "../../fuzz/parse_sweep.hpp"
+#include "perfgate/baselines/ingest.hpp"
+#include "perfgate/core/error.hpp"
 
 namespace fs = std::filesystem;
 using namespace perfgate;
@@ -23,6 +25,14 @@ std::string slurp(const fs::path& p) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// As `perfgate ingest --format nccl-tests` reads a file: a run, or InputError.
+void read_nccl_tests_or_refuse(const fs::path& file) {
+  try {
+    baselines::read_results_file(file, baselines::Format::nccl_tests);
+  } catch (const InputError&) {
+  }
 }
 
 std::vector<fs::path> inputs(const fs::path& dir) {
@@ -80,5 +90,6 @@ TEST_CASE("inputs that once crashed a fuzz target stay fixed") {
     if (name.rfind("plan-", 0) == 0) CHECK_NOTHROW(fuzz::parse_plan_file_text(slurp(file)));
     if (name.rfind("point-", 0) == 0) CHECK_NOTHROW(fuzz::read_point_document_text(slurp(file)));
     if (name.rfind("srun-", 0) == 0) CHECK_NOTHROW(fuzz::read_srun_log_text(slurp(file)));
+    if (name.rfind("nccl-", 0) == 0) CHECK_NOTHROW(read_nccl_tests_or_refuse(file));
   }
 }
