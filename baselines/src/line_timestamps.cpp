@@ -90,12 +90,19 @@ std::size_t line_timestamp_length(std::string_view line) {
 
 std::optional<UnstampedLog> strip_line_timestamps(
     std::string_view text, const std::function<bool(std::string_view)>& is_anchor) {
+  const std::vector<std::string_view> file = lines_of(text);
+  // Most logs carry no stamps: an unstamped anchor with no stamped line before it (which a
+  // GitLab join could have made into an earlier anchor) tells so before any line is copied.
+  for (const std::string_view line : file) {
+    if (line_timestamp_length(line) > 0) break;
+    if (is_anchor(line)) return std::nullopt;
+  }
   std::vector<std::string> lines;
   std::vector<std::string_view> times;  // each line's stamp time, empty where it had none
   std::vector<std::size_t> file_lines;
   std::map<std::string_view, std::size_t> last_line;  // GitLab stream -> its latest line
   std::size_t number = 0;
-  for (const std::string_view line : lines_of(text)) {
+  for (const std::string_view line : file) {
     ++number;
     const std::optional<LineStamp> stamp = read_line_stamp(line);
     const std::string_view rest = line.substr(stamp ? stamp->length : 0);

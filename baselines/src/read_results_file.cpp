@@ -84,23 +84,20 @@ bool starts_like_json(const std::string& text) {
   return !read_line_tag(line) && line_timestamp_length(line) == 0;
 }
 
-}  // namespace
-
 // A UTF-8 byte order mark, as editors on Windows and GitHub's log downloads begin files with.
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
+}  // namespace
+
 Run read_results_file(const std::filesystem::path& path, Format format) {
   const std::string source = is_standard_input(path) ? "standard input" : path.string();
-  const std::string file = read_bytes(path);
-  if (const std::optional<Compressor> compressor = compressor_of(file))
+  std::string bytes = read_bytes(path);
+  if (const std::optional<Compressor> compressor = compressor_of(bytes))
     throw InputError(source + ": compressed (" + std::string(compressor->name) +
                      "): decompress it first, e.g. " + std::string(compressor->reader) +
                      " FILE | perfgate ingest -");
   // Read without the mark: "{" must open JSON, "# nccl-tests version" the log's first line.
-  const std::string bytes =
-      std::string_view(file).substr(0, kByteOrderMark.size()) == kByteOrderMark
-          ? file.substr(kByteOrderMark.size())
-          : file;
+  if (bytes.starts_with(kByteOrderMark)) bytes.erase(0, kByteOrderMark.size());
   if (bytes.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(source + ": empty file");
   if (format == Format::automatic) {
